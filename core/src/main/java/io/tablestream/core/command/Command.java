@@ -1,0 +1,17 @@
+package io.tablestream.core.command;
+
+/**
+ * A write, as it travels through the command log: a table operation (create/delete) or a list of
+ * entity operations on one PartitionKey (one operation, or a whole change set applied all or none).
+ */
+public sealed interface Command permits TableCommand, EntityCommand {
+    CommandHeader header();
+
+    default String id() {
+        return header().id();
+    }
+
+    default String account() {
+        return header().account();
+    }
+}

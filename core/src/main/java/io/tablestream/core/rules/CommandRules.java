@@ -1,0 +1,62 @@
+package io.tablestream.core.rules;
+
+import io.tablestream.core.command.EntityCommand;
+import io.tablestream.core.command.EntityOperation;
+import io.tablestream.core.error.ErrorCode;
+import io.tablestream.core.error.TableServiceException;
+import io.tablestream.core.model.Entity;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The rules a whole entity command must satisfy before anything is applied: a valid PartitionKey,
+ * 1 to 100 operations, each RowKey at most once, every written entity valid. Ingest checks them to
+ * answer at once; the processor checks them again, since anyone may write to the command topic.
+ * A failure inside a batch names the index of the failing operation.
+ */
+public final class CommandRules {
+    private CommandRules() {
+    }
+
+    public static void validate(EntityCommand command) {
+        List<EntityOperation> ops = command.operations();
+        if (command.tableId() < 0) {
+            throw TableServiceException.of(ErrorCode.INVALID_INPUT, "The table id must not be negative.");
+        }
+        if (ops.isEmpty()) {
+            throw TableServiceException.of(ErrorCode.INVALID_INPUT, "The command holds no operation.");
+        }
+        if (ops.size() > Limits.MAX_BATCH_OPERATIONS) {
+            throw TableServiceException.of(ErrorCode.INVALID_INPUT,
+                    "The batch holds " + ops.size() + " operations; at most " + Limits.MAX_BATCH_OPERATIONS
+                            + " changes are permitted per change set.");
+        }
+        if (!command.batch() && ops.size() != 1) {
+            throw TableServiceException.of(ErrorCode.INVALID_INPUT, "A single write holds exactly one operation.");
+        }
+        Set<String> rowKeys = new HashSet<>();
+        for (int i = 0; i < ops.size(); i++) {
+            EntityOperation op = ops.get(i);
+            try {
+                Keys.validatePartitionKey(command.partitionKey());
+                if (op.writesProperties()) {
+                    Entity entity = Entity.of(command.partitionKey(), op.rowKey(), op.properties());
+                    EntityRules.validate(entity);
+                    TimeToLive.validate(op.properties());
+                } else {
+                    Keys.validateRowKey(op.rowKey());
+                    if (!op.properties().isEmpty()) {
+                        throw TableServiceException.of(ErrorCode.INVALID_INPUT, "A delete carries no properties.");
+                    }
+                }
+                if (!rowKeys.add(op.rowKey())) {
+                    throw TableServiceException.of(ErrorCode.INVALID_DUPLICATE_ROW,
+                            "The RowKey '" + op.rowKey() + "' appears more than once in the batch; an entity may appear only once.");
+                }
+            } catch (TableServiceException e) {
+                throw command.batch() ? e.atIndex(i) : e;
+            }
+        }
+    }
+}
