@@ -1,0 +1,162 @@
+package io.tablestream.schemas;
+
+import io.tablestream.core.command.ChangeEvent;
+import io.tablestream.core.command.Command;
+import io.tablestream.core.command.CommandHeader;
+import io.tablestream.core.command.EntityChange;
+import io.tablestream.core.command.EntityCommand;
+import io.tablestream.core.command.EntityOperation;
+import io.tablestream.core.command.Outcome;
+import io.tablestream.core.command.TableCommand;
+import io.tablestream.core.error.ErrorCode;
+import io.tablestream.core.model.EdmDateTime;
+import io.tablestream.core.model.Entity;
+import io.tablestream.core.model.StoredEntity;
+import io.tablestream.core.model.TableName;
+import io.tablestream.core.model.TableRecord;
+import io.tablestream.schemas.avro.ChangeType;
+import io.tablestream.schemas.avro.EntityChanged;
+import io.tablestream.schemas.avro.EntityOperationType;
+import io.tablestream.schemas.avro.EntityOperations;
+import io.tablestream.schemas.avro.EntityVersion;
+import io.tablestream.schemas.avro.Failure;
+import io.tablestream.schemas.avro.OperationResult;
+import io.tablestream.schemas.avro.TableInfo;
+import io.tablestream.schemas.avro.TableOperation;
+import io.tablestream.schemas.avro.TableOperationType;
+import io.tablestream.schemas.avro.TableState;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The codecs of every record Tablestream writes to Kafka, each mapping the Avro record to core's
+ * domain record at the edge: nothing past this class sees a generated Avro class.
+ */
+public final class LogCodecs {
+    /** Records of {@code <prefix>.commands}. */
+    public static final LogCodec<Command> COMMAND = AvroLogCodec.of(
+            io.tablestream.schemas.avro.Command.getClassSchema(), LogCodecs::commandToAvro, LogCodecs::commandFromAvro);
+    /** Records of {@code <prefix>.outcomes}. */
+    public static final LogCodec<Outcome> OUTCOME = AvroLogCodec.of(
+            io.tablestream.schemas.avro.Outcome.getClassSchema(), LogCodecs::outcomeToAvro, LogCodecs::outcomeFromAvro);
+    /** Records of {@code <prefix>.changes}. */
+    public static final LogCodec<ChangeEvent> CHANGE_EVENT = AvroLogCodec.of(
+            EntityChanged.getClassSchema(), LogCodecs::changeToAvro, LogCodecs::changeFromAvro);
+    /** Records of {@code <prefix>.tables}. */
+    public static final LogCodec<TableRecord> TABLE_RECORD = AvroLogCodec.of(
+            io.tablestream.schemas.avro.TableRecord.getClassSchema(), LogCodecs::tableToAvro, LogCodecs::tableFromAvro);
+
+    private LogCodecs() {
+    }
+
+    // --- commands ---
+
+    static io.tablestream.schemas.avro.Command commandToAvro(Command command) {
+        CommandHeader h = command.header();
+        Object operation;
+        if (command instanceof TableCommand t) {
+            operation = new TableOperation(TableOperationType.valueOf(t.operation().name()), t.tableName().value(),
+                    t.defaultTtlSeconds());
+        } else {
+            EntityCommand e = (EntityCommand) command;
+            List<io.tablestream.schemas.avro.EntityOperation> ops = new ArrayList<>(e.operations().size());
+            for (EntityOperation op : e.operations()) {
+                ops.add(new io.tablestream.schemas.avro.EntityOperation(EntityOperationType.valueOf(op.type().name()),
+                        op.rowKey(), op.ifMatch(), PropertyMapping.toAvro(op.properties())));
+            }
+            operation = new EntityOperations(e.tableId(), e.tableName().value(), e.partitionKey(), e.batch(), ops);
+        }
+        return new io.tablestream.schemas.avro.Command(h.id(), h.account(), h.acceptedAtMillis(), h.replyTo(),
+                h.principal(), operation);
+    }
+
+    static Command commandFromAvro(io.tablestream.schemas.avro.Command a) {
+        CommandHeader h = new CommandHeader(a.getId(), a.getAccount(), a.getAcceptedAtMillis(), a.getReplyTo(),
+                a.getPrincipal());
+        Object operation = a.getOperation();
+        if (operation instanceof TableOperation t) {
+            return new TableCommand(h, TableCommand.Operation.valueOf(t.getType().name()), TableName.of(t.getTableName()),
+                    t.getDefaultTtlSeconds());
+        }
+        EntityOperations e = (EntityOperations) operation;
+        List<EntityOperation> ops = new ArrayList<>(e.getOperations().size());
+        for (io.tablestream.schemas.avro.EntityOperation op : e.getOperations()) {
+            ops.add(EntityOperation.of(EntityOperation.Type.valueOf(op.getType().name()), op.getRowKey(),
+                    op.getIfMatch(), PropertyMapping.fromAvro(op.getProperties())));
+        }
+        return new EntityCommand(h, e.getTableId(), TableName.of(e.getTableName()), e.getPartitionKey(), ops,
+                e.getBatch());
+    }
+
+    // --- outcomes ---
+
+    static io.tablestream.schemas.avro.Outcome outcomeToAvro(Outcome o) {
+        Failure failure = o.failure() == null ? null
+                : new Failure(o.failure().code().code(), o.failure().message(), o.failure().operationIndex());
+        List<OperationResult> results = new ArrayList<>(o.results().size());
+        for (Outcome.OperationResult r : o.results()) {
+            results.add(new OperationResult(PropertyMapping.ticksOrNull(r.timestamp())));
+        }
+        TableInfo table = o.table() == null ? null : new TableInfo(o.table().tableId(), o.table().tableName());
+        return new io.tablestream.schemas.avro.Outcome(o.commandId(), o.replyTo(), o.partition(), o.offset(), failure,
+                results, table);
+    }
+
+    static Outcome outcomeFromAvro(io.tablestream.schemas.avro.Outcome a) {
+        Outcome.Failure failure = null;
+        if (a.getFailure() != null) {
+            ErrorCode code = ErrorCode.fromCode(a.getFailure().getCode());
+            failure = new Outcome.Failure(code == null ? ErrorCode.INTERNAL_ERROR : code, a.getFailure().getMessage(),
+                    a.getFailure().getOperationIndex());
+        }
+        List<Outcome.OperationResult> results = new ArrayList<>(a.getResults().size());
+        for (OperationResult r : a.getResults()) {
+            results.add(new Outcome.OperationResult(PropertyMapping.dateTimeOrNull(r.getTimestampTicks())));
+        }
+        Outcome.TableInfo table = a.getTable() == null ? null
+                : new Outcome.TableInfo(a.getTable().getTableId(), a.getTable().getTableName());
+        return new Outcome(a.getCommandId(), a.getReplyTo(), failure, results, table, a.getPartition(), a.getOffset());
+    }
+
+    // --- change events ---
+
+    static EntityChanged changeToAvro(ChangeEvent e) {
+        EntityChange c = e.change();
+        EntityVersion version = null;
+        if (c.newVersion() != null) {
+            StoredEntity s = c.newVersion();
+            version = new EntityVersion(s.entity().timestamp().epochTicks(), PropertyMapping.ticksOrNull(s.expiresAt()),
+                    PropertyMapping.toAvro(s.entity().properties()));
+        }
+        return new EntityChanged(ChangeType.valueOf(c.type().name()), e.account(), c.tableId(), e.tableName().value(),
+                c.partitionKey(), c.rowKey(), version, e.commandId(), e.principal(), e.changedAt().epochTicks());
+    }
+
+    static ChangeEvent changeFromAvro(EntityChanged a) {
+        StoredEntity version = null;
+        if (a.getNewVersion() != null) {
+            EntityVersion v = a.getNewVersion();
+            Entity entity = Entity.of(a.getPartitionKey(), a.getRowKey(), PropertyMapping.fromAvro(v.getProperties()))
+                    .withVersion(EdmDateTime.ofEpochTicks(v.getTimestampTicks()));
+            version = new StoredEntity(entity, PropertyMapping.dateTimeOrNull(v.getExpiresAtTicks()));
+        }
+        EntityChange change = new EntityChange(EntityChange.Type.valueOf(a.getType().name()), a.getTableId(),
+                a.getPartitionKey(), a.getRowKey(), version);
+        return new ChangeEvent(a.getAccount(), TableName.of(a.getTableName()), change, a.getCommandId(),
+                a.getPrincipal(), EdmDateTime.ofEpochTicks(a.getChangedAtTicks()));
+    }
+
+    // --- table registry ---
+
+    static io.tablestream.schemas.avro.TableRecord tableToAvro(TableRecord t) {
+        return new io.tablestream.schemas.avro.TableRecord(t.account(), t.name().value(), t.tableId(),
+                TableState.valueOf(t.state().name()), t.createdAt().epochTicks(),
+                PropertyMapping.ticksOrNull(t.deletedAt()), t.defaultTtlSeconds());
+    }
+
+    static TableRecord tableFromAvro(io.tablestream.schemas.avro.TableRecord a) {
+        return new TableRecord(a.getAccount(), TableName.of(a.getTableName()), a.getTableId(),
+                TableRecord.State.valueOf(a.getState().name()), EdmDateTime.ofEpochTicks(a.getCreatedAtTicks()),
+                PropertyMapping.dateTimeOrNull(a.getDeletedAtTicks()), a.getDefaultTtlSeconds());
+    }
+}

@@ -1,0 +1,175 @@
+package io.tablestream.schemas;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.tablestream.core.command.ChangeEvent;
+import io.tablestream.core.command.Command;
+import io.tablestream.core.command.CommandHeader;
+import io.tablestream.core.command.EntityChange;
+import io.tablestream.core.command.EntityCommand;
+import io.tablestream.core.command.EntityOperation;
+import io.tablestream.core.command.Outcome;
+import io.tablestream.core.command.TableCommand;
+import io.tablestream.core.error.ErrorCode;
+import io.tablestream.core.model.EdmBinary;
+import io.tablestream.core.model.EdmBoolean;
+import io.tablestream.core.model.EdmDateTime;
+import io.tablestream.core.model.EdmDouble;
+import io.tablestream.core.model.EdmGuid;
+import io.tablestream.core.model.EdmInt32;
+import io.tablestream.core.model.EdmInt64;
+import io.tablestream.core.model.EdmString;
+import io.tablestream.core.model.EdmValue;
+import io.tablestream.core.model.Entity;
+import io.tablestream.core.model.StoredEntity;
+import io.tablestream.core.model.TableName;
+import io.tablestream.core.model.TableRecord;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+
+class LogCodecsTest {
+    private static final CommandHeader HEADER = new CommandHeader("c-1", "devstoreaccount1", 1_700_000_000_000L,
+            "instance-a", "sharedkey:devstoreaccount1");
+
+    static Map<String, EdmValue> everyTypeAtItsExtremes() {
+        Map<String, EdmValue> p = new LinkedHashMap<>();
+        p.put("Str", EdmString.of("quote ' backslash \\ surrogate \uD83D\uDE00 nul-free"));
+        p.put("Empty", EdmString.of(""));
+        p.put("True", EdmBoolean.TRUE);
+        p.put("False", EdmBoolean.FALSE);
+        p.put("IntMin", EdmInt32.of(Integer.MIN_VALUE));
+        p.put("IntMax", EdmInt32.of(Integer.MAX_VALUE));
+        p.put("LongMin", EdmInt64.of(Long.MIN_VALUE));
+        p.put("LongMax", EdmInt64.of(Long.MAX_VALUE));
+        p.put("NaN", EdmDouble.of(Double.NaN));
+        p.put("PosInf", EdmDouble.of(Double.POSITIVE_INFINITY));
+        p.put("NegInf", EdmDouble.of(Double.NEGATIVE_INFINITY));
+        p.put("NegZero", EdmDouble.of(-0.0));
+        p.put("Tiny", EdmDouble.of(Double.MIN_VALUE));
+        p.put("Huge", EdmDouble.of(Double.MAX_VALUE));
+        p.put("Earliest", EdmDateTime.ofEpochTicks(EdmDateTime.MIN_EPOCH_TICKS));
+        p.put("Latest", EdmDateTime.ofEpochTicks(EdmDateTime.MAX_EPOCH_TICKS));
+        p.put("Guid", EdmGuid.of(UUID.fromString("c9da6455-213d-42c9-9a79-3e9149a57833")));
+        p.put("GuidMax", EdmGuid.of(new UUID(-1L, -1L)));
+        p.put("NoBytes", EdmBinary.of(new byte[0]));
+        byte[] big = new byte[65536];
+        for (int i = 0; i < big.length; i++) {
+            big[i] = (byte) (i * 31);
+        }
+        p.put("Bytes", EdmBinary.of(big));
+        return p;
+    }
+
+    @Test
+    void entityCommandRoundTripsWithEveryTypeAtItsExtremes() {
+        Command command = EntityCommand.batch(HEADER, 42L, TableName.of("MyTable"), "pk", List.of(
+                EntityOperation.of(EntityOperation.Type.INSERT, "r1", null, everyTypeAtItsExtremes()),
+                EntityOperation.of(EntityOperation.Type.MERGE, "r2", "*", Map.of("A", EdmInt32.of(1))),
+                EntityOperation.delete("r3", "W/\"datetime'2024-01-01T00%3A00%3A00.0000000Z'\"")));
+
+        Command decoded = LogCodecs.COMMAND.decode(LogCodecs.COMMAND.encode(command));
+
+        assertThat(decoded).isEqualTo(command);
+        assertThat(((EntityCommand) decoded).operations().get(0).properties().keySet())
+                .containsExactlyElementsOf(everyTypeAtItsExtremes().keySet());
+    }
+
+    @Test
+    void tableCommandRoundTrips() {
+        Command create = TableCommand.create(HEADER, TableName.of("Orders"), 3600);
+        Command delete = TableCommand.delete(new CommandHeader("c-2", "acct", 1L, null, null), TableName.of("Orders"));
+
+        assertThat(LogCodecs.COMMAND.decode(LogCodecs.COMMAND.encode(create))).isEqualTo(create);
+        assertThat(LogCodecs.COMMAND.decode(LogCodecs.COMMAND.encode(delete))).isEqualTo(delete);
+    }
+
+    @Test
+    void outcomeRoundTrips() {
+        Outcome ok = new Outcome("c-1", "instance-a", null,
+                List.of(new Outcome.OperationResult(EdmDateTime.ofEpochTicks(17_000_000_000_000_000L)),
+                        new Outcome.OperationResult(null)),
+                null, 3, 12345L);
+        Outcome failed = new Outcome("c-2", null, new Outcome.Failure(ErrorCode.ENTITY_ALREADY_EXISTS, "exists", 7),
+                List.of(), null, 0, 0L);
+        Outcome table = new Outcome("c-3", "i", null, List.of(), new Outcome.TableInfo(99L, "Orders"), 1, 2L);
+
+        for (Outcome o : List.of(ok, failed, table)) {
+            assertThat(LogCodecs.OUTCOME.decode(LogCodecs.OUTCOME.encode(o))).isEqualTo(o);
+        }
+    }
+
+    @Test
+    void changeEventRoundTrips() {
+        Entity entity = Entity.of("pk", "rk", everyTypeAtItsExtremes()).withVersion(EdmDateTime.ofEpochTicks(5L));
+        ChangeEvent inserted = new ChangeEvent("acct", TableName.of("Orders"),
+                new EntityChange(EntityChange.Type.INSERTED, 7L, "pk", "rk",
+                        new StoredEntity(entity, EdmDateTime.ofEpochTicks(99L))),
+                "c-1", "someone", EdmDateTime.ofEpochTicks(5L));
+        ChangeEvent expired = new ChangeEvent("acct", TableName.of("Orders"),
+                new EntityChange(EntityChange.Type.EXPIRED, 7L, "pk", "rk", null), null, null,
+                EdmDateTime.ofEpochTicks(100L));
+
+        assertThat(LogCodecs.CHANGE_EVENT.decode(LogCodecs.CHANGE_EVENT.encode(inserted))).isEqualTo(inserted);
+        assertThat(LogCodecs.CHANGE_EVENT.decode(LogCodecs.CHANGE_EVENT.encode(expired))).isEqualTo(expired);
+    }
+
+    @Test
+    void tableRecordRoundTrips() {
+        TableRecord active = TableRecord.active("acct", TableName.of("Orders"), 12L, EdmDateTime.ofEpochTicks(1L), null);
+        TableRecord deleted = active.deleted(EdmDateTime.ofEpochTicks(2L));
+
+        assertThat(LogCodecs.TABLE_RECORD.decode(LogCodecs.TABLE_RECORD.encode(active))).isEqualTo(active);
+        assertThat(LogCodecs.TABLE_RECORD.decode(LogCodecs.TABLE_RECORD.encode(deleted))).isEqualTo(deleted);
+    }
+
+    @Test
+    void storedEntityRoundTripsWithKeysFromOutside() {
+        Entity entity = Entity.of("p", "r", everyTypeAtItsExtremes()).withVersion(EdmDateTime.ofEpochTicks(123L));
+        StoredEntity stored = new StoredEntity(entity, null);
+
+        assertThat(StoredEntityCodec.decode("p", "r", StoredEntityCodec.encode(stored))).isEqualTo(stored);
+    }
+
+    @Test
+    void rejectsBytesThatAreNotARecord() {
+        assertThatThrownBy(() -> LogCodecs.COMMAND.decode(new byte[] {1, 2, 3}))
+                .isInstanceOf(LogFormatException.class);
+        assertThatThrownBy(() -> LogCodecs.COMMAND.decode(null)).isInstanceOf(LogFormatException.class);
+        assertThatThrownBy(() -> LogCodecs.COMMAND.decode("{\"id\":\"json is not avro\"}".getBytes()))
+                .isInstanceOf(LogFormatException.class);
+    }
+
+    @Test
+    void rejectsARecordOfAnotherKind() {
+        byte[] outcome = LogCodecs.OUTCOME.encode(new Outcome("c", null, null, List.of(), null, 0, 0));
+
+        assertThatThrownBy(() -> LogCodecs.COMMAND.decode(outcome))
+                .isInstanceOf(LogFormatException.class)
+                .hasMessageContaining("Command");
+    }
+
+    @Test
+    void rejectsATruncatedRecord() {
+        byte[] whole = LogCodecs.COMMAND.encode(TableCommand.create(HEADER, TableName.of("Orders"), null));
+        byte[] truncated = java.util.Arrays.copyOf(whole, whole.length - 3);
+
+        assertThatThrownBy(() -> LogCodecs.COMMAND.decode(truncated)).isInstanceOf(LogFormatException.class);
+    }
+
+    @Test
+    void rejectsAWellFormedCommandWithAnInvalidTableName() {
+        io.tablestream.schemas.avro.Command avro = LogCodecs.commandToAvro(
+                TableCommand.create(HEADER, TableName.of("Orders"), null));
+        ((io.tablestream.schemas.avro.TableOperation) avro.getOperation()).setTableName("1-not-a-name");
+        byte[] bytes = AvroLogCodec.<io.tablestream.schemas.avro.Command, io.tablestream.schemas.avro.Command>of(
+                avro.getSchema(), a -> a, a -> a).encode(avro);
+
+        assertThatThrownBy(() -> LogCodecs.COMMAND.decode(bytes))
+                .isInstanceOf(LogFormatException.class)
+                .hasMessageContaining("invalid Command");
+    }
+}
