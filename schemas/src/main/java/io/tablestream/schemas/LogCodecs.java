@@ -46,10 +46,33 @@ public final class LogCodecs {
     public static final LogCodec<TableRecord> TABLE_RECORD = AvroLogCodec.of(
             io.tablestream.schemas.avro.TableRecord.getClassSchema(), LogCodecs::tableToAvro, LogCodecs::tableFromAvro);
 
+    /** Reads only the header of a command record, for answering one whose body is invalid. */
+    private static final LogCodec<CommandHeader> COMMAND_HEADER =
+            AvroLogCodec.<io.tablestream.schemas.avro.Command, CommandHeader>of(
+                    io.tablestream.schemas.avro.Command.getClassSchema(), LogCodecs::headerOnlyIsReadOnly,
+                    a -> new CommandHeader(a.getId(), a.getAccount(), a.getAcceptedAtMillis(), a.getReplyTo(),
+                            a.getPrincipal()));
+
     private LogCodecs() {
     }
 
+    /**
+     * The header of a command record whose body may be invalid (so that the rejection can still be
+     * answered to whoever awaits it); empty when not even the header can be read.
+     */
+    public static java.util.Optional<CommandHeader> commandHeaderOf(byte[] bytes) {
+        try {
+            return java.util.Optional.of(COMMAND_HEADER.decode(bytes));
+        } catch (LogFormatException e) {
+            return java.util.Optional.empty();
+        }
+    }
+
     // --- commands ---
+
+    private static io.tablestream.schemas.avro.Command headerOnlyIsReadOnly(CommandHeader header) {
+        throw new UnsupportedOperationException("the header-only codec only reads");
+    }
 
     static io.tablestream.schemas.avro.Command commandToAvro(Command command) {
         CommandHeader h = command.header();

@@ -19,6 +19,12 @@ public final class CommandRules {
     private CommandRules() {
     }
 
+    /** Whether operations of this type may carry an If-Match condition. */
+    public static boolean takesCondition(EntityOperation.Type type) {
+        return type == EntityOperation.Type.REPLACE || type == EntityOperation.Type.MERGE
+                || type == EntityOperation.Type.DELETE;
+    }
+
     public static void validate(EntityCommand command) {
         List<EntityOperation> ops = command.operations();
         if (command.tableId() < 0) {
@@ -49,6 +55,10 @@ public final class CommandRules {
                     if (!op.properties().isEmpty()) {
                         throw TableServiceException.of(ErrorCode.INVALID_INPUT, "A delete carries no properties.");
                     }
+                }
+                if (op.ifMatch() != null && !takesCondition(op.type())) {
+                    throw TableServiceException.of(ErrorCode.INVALID_INPUT,
+                            "An If-Match condition is only allowed on update, merge and delete.");
                 }
                 if (!rowKeys.add(op.rowKey())) {
                     throw TableServiceException.of(ErrorCode.INVALID_DUPLICATE_ROW,
