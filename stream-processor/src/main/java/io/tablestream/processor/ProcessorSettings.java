@@ -1,0 +1,39 @@
+package io.tablestream.processor;
+
+import io.tablestream.processor.store.AppliedOffsets;
+import io.tablestream.processor.store.RegistryEvents;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * What the topology needs to know besides its topics.
+ *
+ * @param commandPartitions partitions of the commands topic (each command's partition is checked against its key)
+ * @param expiryInterval how often a task deletes its expired entities
+ * @param expiryBatch at most this many expired entities per task and round
+ * @param sweepInterval how often a task sweeps rows of deleted tables
+ * @param sweepBatch at most this many rows per task and round
+ * @param clock wall-clock time, for Timestamps and expiry
+ */
+public record ProcessorSettings(Topics topics, int commandPartitions, Duration expiryInterval, int expiryBatch,
+                                Duration sweepInterval, int sweepBatch, Clock clock, AppliedOffsets appliedOffsets,
+                                RegistryEvents registryEvents) {
+    public ProcessorSettings {
+        Objects.requireNonNull(topics, "topics");
+        Objects.requireNonNull(expiryInterval, "expiryInterval");
+        Objects.requireNonNull(sweepInterval, "sweepInterval");
+        Objects.requireNonNull(clock, "clock");
+        Objects.requireNonNull(appliedOffsets, "appliedOffsets");
+        Objects.requireNonNull(registryEvents, "registryEvents");
+        if (commandPartitions < 1 || expiryBatch < 1 || sweepBatch < 1) {
+            throw new IllegalArgumentException("partitions and batch sizes must be positive");
+        }
+    }
+
+    /** Defaults for everything but the topics, partitions and clock. */
+    public static ProcessorSettings defaults(Topics topics, int commandPartitions, Clock clock) {
+        return new ProcessorSettings(topics, commandPartitions, Duration.ofSeconds(1), 1000, Duration.ofSeconds(5),
+                5000, clock, new AppliedOffsets(), new RegistryEvents());
+    }
+}

@@ -1,0 +1,113 @@
+package io.tablestream.processor.internal;
+
+import io.tablestream.core.codec.ByteRange;
+import io.tablestream.core.codec.KeyCodec;
+import io.tablestream.core.command.EntityChange;
+import io.tablestream.core.model.EdmDateTime;
+import io.tablestream.core.model.EntityKey;
+import io.tablestream.core.model.StoredEntity;
+import io.tablestream.schemas.StoredEntityCodec;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.KeyValueStore;
+
+/**
+ * A task's entity rows: the {@code entities} store (key: {@link KeyCodec}) and the {@code expiry}
+ * index (key: expiry time, then the entity key), kept consistent with each other.
+ */
+final class EntityRows {
+    private static final byte[] EMPTY = new byte[0];
+
+    private final KeyValueStore<Bytes, byte[]> entities;
+    private final KeyValueStore<Bytes, byte[]> expiry;
+
+    EntityRows(KeyValueStore<Bytes, byte[]> entities, KeyValueStore<Bytes, byte[]> expiry) {
+        this.entities = entities;
+        this.expiry = expiry;
+    }
+
+    /** The stored version of {@code key}, expired or not, or null. */
+    StoredEntity stored(EntityKey key) {
+        byte[] value = entities.get(Bytes.wrap(KeyCodec.encode(key)));
+        return value == null ? null : StoredEntityCodec.decode(key.partitionKey(), key.rowKey(), value);
+    }
+
+    /** The version of {@code key} a command sees at {@code now}: null when absent or expired. */
+    StoredEntity live(EntityKey key, EdmDateTime now) {
+        StoredEntity s = stored(key);
+        return s == null || s.isExpiredAt(now) ? null : s;
+    }
+
+    /** Applies a change to the store and the expiry index. */
+    void apply(EntityChange change) {
+        EntityKey key = EntityKey.of(change.tableId(), change.partitionKey(), change.rowKey());
+        byte[] keyBytes = KeyCodec.encode(key);
+        StoredEntity previous = stored(key);
+        if (previous != null && previous.expiresAt() != null) {
+            expiry.delete(Bytes.wrap(expiryKey(previous.expiresAt(), keyBytes)));
+        }
+        StoredEntity next = change.newVersion();
+        if (next == null) {
+            entities.delete(Bytes.wrap(keyBytes));
+        } else {
+            entities.put(Bytes.wrap(keyBytes), StoredEntityCodec.encode(next));
+            if (next.expiresAt() != null) {
+                expiry.put(Bytes.wrap(expiryKey(next.expiresAt(), keyBytes)), EMPTY);
+            }
+        }
+    }
+
+    /** Up to {@code limit} entities whose expiry is at or before {@code now}, earliest first. */
+    List<EntityKey> expiredAt(EdmDateTime now, int limit) {
+        List<EntityKey> due = new ArrayList<>();
+        byte[] upper = ticksPrefix(now.epochTicks() + 1);
+        try (KeyValueIterator<Bytes, byte[]> it = expiry.range(Bytes.wrap(ticksPrefix(Long.MIN_VALUE)), Bytes.wrap(upper))) {
+            while (it.hasNext() && due.size() < limit) {
+                byte[] k = it.next().key.get();
+                if (Arrays.compareUnsigned(k, upper) >= 0) {
+                    break; // range() is inclusive of its upper bound
+                }
+                due.add(KeyCodec.decode(Arrays.copyOfRange(k, Long.BYTES, k.length)));
+            }
+        }
+        return due;
+    }
+
+    /** Deletes up to {@code limit} rows of {@code range}; returns how many it deleted. */
+    int deleteRange(ByteRange range, int limit) {
+        List<Bytes> doomed = new ArrayList<>();
+        try (KeyValueIterator<Bytes, byte[]> it = entities.range(Bytes.wrap(range.fromInclusive()),
+                Bytes.wrap(range.toExclusive()))) {
+            while (it.hasNext() && doomed.size() < limit) {
+                KeyValue<Bytes, byte[]> kv = it.next();
+                if (range.contains(kv.key.get())) {
+                    doomed.add(kv.key);
+                }
+            }
+        }
+        for (Bytes k : doomed) {
+            EntityKey key = KeyCodec.decode(k.get());
+            StoredEntity s = StoredEntityCodec.decode(key.partitionKey(), key.rowKey(), entities.get(k));
+            if (s.expiresAt() != null) {
+                expiry.delete(Bytes.wrap(expiryKey(s.expiresAt(), k.get())));
+            }
+            entities.delete(k);
+        }
+        return doomed.size();
+    }
+
+    private static byte[] expiryKey(EdmDateTime at, byte[] entityKey) {
+        return ByteBuffer.allocate(Long.BYTES + entityKey.length)
+                .putLong(at.epochTicks() ^ Long.MIN_VALUE).put(entityKey).array();
+    }
+
+    /** Ticks, sign bit flipped so that unsigned byte order is numeric order. */
+    private static byte[] ticksPrefix(long ticks) {
+        return ByteBuffer.allocate(Long.BYTES).putLong(ticks ^ Long.MIN_VALUE).array();
+    }
+}

@@ -1,0 +1,62 @@
+package io.tablestream.processor.internal;
+
+import io.tablestream.core.command.ChangeEvent;
+import io.tablestream.core.command.CommandKey;
+import io.tablestream.core.command.Outcome;
+import io.tablestream.core.error.ErrorCode;
+import io.tablestream.core.model.TableRecord;
+import io.tablestream.schemas.LogCodecs;
+import java.nio.charset.StandardCharsets;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+
+/**
+ * What a task writes besides its stores: outcomes, change events, registry records and dead
+ * letters. All of it goes out in the task's transaction, with the store changes.
+ */
+final class Outputs {
+    /** Dead-letter headers: why the record was rejected and where it came from. */
+    static final String ERROR_CODE_HEADER = "tablestream.error.code";
+    static final String ERROR_MESSAGE_HEADER = "tablestream.error.message";
+    static final String SOURCE_PARTITION_HEADER = "tablestream.source.partition";
+    static final String SOURCE_OFFSET_HEADER = "tablestream.source.offset";
+
+    private final ProcessorContext<byte[], byte[]> context;
+
+    Outputs(ProcessorContext<byte[], byte[]> context) {
+        this.context = context;
+    }
+
+    void outcome(Outcome outcome, long timestamp) {
+        String key = outcome.replyTo() != null ? outcome.replyTo() : outcome.commandId();
+        context.forward(new Record<>(utf8(key), LogCodecs.OUTCOME.encode(outcome), timestamp), Sinks.OUTCOMES);
+    }
+
+    void change(ChangeEvent event, long timestamp) {
+        String key = CommandKey.forEntity(event.account(), event.change().tableId(), event.change().partitionKey()).value();
+        context.forward(new Record<>(utf8(key), LogCodecs.CHANGE_EVENT.encode(event), timestamp), Sinks.CHANGES);
+    }
+
+    /** Publishes a registry record under its id key, and under its name key (a tombstone once deleted). */
+    void table(TableRecord record, long timestamp) {
+        byte[] value = LogCodecs.TABLE_RECORD.encode(record);
+        context.forward(new Record<>(utf8(RegistryKey.byName(record.account(), record.name())),
+                record.isActive() ? value : null, timestamp), Sinks.TABLES);
+        context.forward(new Record<>(utf8(RegistryKey.byId(record.tableId())), value, timestamp), Sinks.TABLES);
+    }
+
+    void deadLetter(byte[] key, byte[] value, ErrorCode code, String message, int partition, long offset,
+                    long timestamp) {
+        RecordHeaders headers = new RecordHeaders();
+        headers.add(ERROR_CODE_HEADER, utf8(code.code()));
+        headers.add(ERROR_MESSAGE_HEADER, utf8(message == null ? code.defaultMessage() : message));
+        headers.add(SOURCE_PARTITION_HEADER, utf8(Integer.toString(partition)));
+        headers.add(SOURCE_OFFSET_HEADER, utf8(Long.toString(offset)));
+        context.forward(new Record<>(key, value, timestamp, headers), Sinks.DEAD_LETTERS);
+    }
+
+    private static byte[] utf8(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+}

@@ -1,0 +1,63 @@
+package io.tablestream.processor.internal;
+
+import io.tablestream.processor.ProcessorSettings;
+import io.tablestream.processor.Topics;
+import io.tablestream.processor.store.StoreNames;
+import java.util.Map;
+import org.apache.kafka.common.config.TopicConfig;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.StoreBuilder;
+import org.apache.kafka.streams.state.Stores;
+
+/** The named steps of the topology and their stores. */
+public final class ProcessorNodes {
+    static final String COMMANDS_SOURCE = "commands-source";
+    static final String APPLY = "apply-commands";
+    static final String REGISTRY_SOURCE = "registry-source";
+    static final String REGISTRY_APPLY = "registry-apply";
+
+    private ProcessorNodes() {
+    }
+
+    public static Topology build(ProcessorSettings settings) {
+        Topics topics = settings.topics();
+        ByteArraySerializer bytes = new ByteArraySerializer();
+        Topology topology = new Topology();
+        // Raw bytes in: a record that does not decode reaches the processor, which dead-letters it.
+        topology.addSource(COMMANDS_SOURCE, new ByteArrayDeserializer(), new ByteArrayDeserializer(),
+                topics.commands().name());
+        topology.addProcessor(APPLY, () -> new CommandProcessor(settings), COMMANDS_SOURCE);
+        topology.addStateStore(entities(StoreNames.ENTITIES), APPLY);
+        topology.addStateStore(entities(StoreNames.EXPIRY), APPLY);
+        topology.addStateStore(strings(StoreNames.TASK_META), APPLY);
+        topology.addStateStore(strings(StoreNames.TABLE_NAMES), APPLY);
+        topology.addSink(Sinks.OUTCOMES, topics.outcomes().name(), bytes, bytes, APPLY);
+        topology.addSink(Sinks.CHANGES, topics.changes().name(), bytes, bytes, APPLY);
+        topology.addSink(Sinks.TABLES, topics.tables().name(), bytes, bytes, APPLY);
+        topology.addSink(Sinks.DEAD_LETTERS, topics.deadLetters().name(), bytes, bytes, APPLY);
+        topology.addGlobalStore(
+                Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(StoreNames.REGISTRY), Serdes.String(),
+                        Serdes.ByteArray()).withLoggingDisabled(),
+                REGISTRY_SOURCE, new StringDeserializer(), new ByteArrayDeserializer(), topics.tables().name(),
+                REGISTRY_APPLY, () -> new RegistryProcessor(settings.registryEvents()));
+        return topology;
+    }
+
+    private static StoreBuilder<KeyValueStore<org.apache.kafka.common.utils.Bytes, byte[]>> entities(String name) {
+        return Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(name), Serdes.Bytes(), Serdes.ByteArray())
+                .withLoggingEnabled(Map.of(TopicConfig.MAX_MESSAGE_BYTES_CONFIG,
+                        Integer.toString(Topics.MAX_ENTITY_RECORD_BYTES)))
+                .withCachingEnabled();
+    }
+
+    private static StoreBuilder<KeyValueStore<String, byte[]>> strings(String name) {
+        return Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(name), Serdes.String(), Serdes.ByteArray())
+                .withLoggingEnabled(Map.of())
+                .withCachingEnabled();
+    }
+}

@@ -1,0 +1,74 @@
+package io.tablestream.processor.internal;
+
+import io.tablestream.core.model.TableName;
+import io.tablestream.core.model.TableRecord;
+import io.tablestream.processor.store.TableRegistry;
+import io.tablestream.schemas.LogCodecs;
+import io.tablestream.schemas.LogFormatException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** The registry read from a key-value store holding the tables topic. */
+public final class RegistryView implements TableRegistry {
+    private static final Logger LOG = LoggerFactory.getLogger(RegistryView.class);
+
+    private final ReadOnlyKeyValueStore<String, byte[]> store;
+
+    public RegistryView(ReadOnlyKeyValueStore<String, byte[]> store) {
+        this.store = store;
+    }
+
+    @Override
+    public Optional<TableRecord> byName(String account, TableName name) {
+        return decode(RegistryKey.byName(account, name), store.get(RegistryKey.byName(account, name)))
+                .filter(TableRecord::isActive);
+    }
+
+    @Override
+    public Optional<TableRecord> byId(long tableId) {
+        return decode(RegistryKey.byId(tableId), store.get(RegistryKey.byId(tableId)));
+    }
+
+    @Override
+    public List<TableRecord> list(String account, String fromNameKey, int limit) {
+        String from = fromNameKey == null ? RegistryKey.accountStart(account) : RegistryKey.byNameKey(account, fromNameKey);
+        List<TableRecord> out = new ArrayList<>(Math.min(limit, 64));
+        try (KeyValueIterator<String, byte[]> it = store.range(from, RegistryKey.accountEnd(account))) {
+            while (it.hasNext() && out.size() < limit) {
+                KeyValue<String, byte[]> kv = it.next();
+                decode(kv.key, kv.value).filter(TableRecord::isActive).ifPresent(out::add);
+            }
+        }
+        return out;
+    }
+
+    /** Ids of deleted tables (whose rows the sweeper removes). */
+    List<Long> deletedTableIds() {
+        List<Long> ids = new ArrayList<>();
+        try (KeyValueIterator<String, byte[]> it = store.range(RegistryKey.idStart(), RegistryKey.idEnd())) {
+            while (it.hasNext()) {
+                KeyValue<String, byte[]> kv = it.next();
+                decode(kv.key, kv.value).filter(t -> !t.isActive()).ifPresent(t -> ids.add(t.tableId()));
+            }
+        }
+        return ids;
+    }
+
+    private static Optional<TableRecord> decode(String key, byte[] value) {
+        if (value == null) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(LogCodecs.TABLE_RECORD.decode(value));
+        } catch (LogFormatException e) {
+            LOG.error("Registry record {} cannot be read; treating the table as absent", key, e);
+            return Optional.empty();
+        }
+    }
+}

@@ -1,0 +1,12 @@
+package io.tablestream.processor.internal;
+
+/** Names of the topology's sink nodes. */
+final class Sinks {
+    static final String OUTCOMES = "outcomes-sink";
+    static final String CHANGES = "changes-sink";
+    static final String TABLES = "tables-sink";
+    static final String DEAD_LETTERS = "deadletter-sink";
+
+    private Sinks() {
+    }
+}

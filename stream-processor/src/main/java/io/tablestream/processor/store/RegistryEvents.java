@@ -1,0 +1,40 @@
+package io.tablestream.processor.store;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.BooleanSupplier;
+
+/**
+ * Signals changes of this instance's view of the table registry, so a request can wait (without
+ * polling) until the view shows what it needs — e.g. the table a create just made, before the
+ * 201 goes out. Registry changes are rare, so every waiter re-checks its condition on each one.
+ */
+public final class RegistryEvents {
+    private final CopyOnWriteArrayList<Waiter> waiters = new CopyOnWriteArrayList<>();
+
+    /** Called by the global store's processor after each registry record it applied. */
+    public void changed() {
+        for (Waiter w : waiters) {
+            if (w.condition.getAsBoolean()) {
+                w.future.complete(null);
+            }
+        }
+    }
+
+    /** Completes once {@code condition} holds; the caller bounds the wait. */
+    public CompletableFuture<Void> await(BooleanSupplier condition) {
+        if (condition.getAsBoolean()) {
+            return CompletableFuture.completedFuture(null);
+        }
+        Waiter waiter = new Waiter(condition, new CompletableFuture<>());
+        waiters.add(waiter);
+        waiter.future.whenComplete((v, e) -> waiters.remove(waiter));
+        if (condition.getAsBoolean()) {
+            waiter.future.complete(null);
+        }
+        return waiter.future;
+    }
+
+    private record Waiter(BooleanSupplier condition, CompletableFuture<Void> future) {
+    }
+}

@@ -1,0 +1,18 @@
+package io.tablestream.processor.store;
+
+/** The state stores of the topology. */
+public final class StoreNames {
+    /** Entities by (table id, PartitionKey, RowKey), one RocksDB store per command partition. */
+    public static final String ENTITIES = "entities";
+    /** The table registry, a global store fed by the tables topic. */
+    public static final String REGISTRY = "registry";
+    /** Per task: the applied offset and the last Timestamp given. */
+    public static final String TASK_META = "task-meta";
+    /** Per task: the active tables whose names this task decides. */
+    public static final String TABLE_NAMES = "table-names";
+    /** Per task: entities with a time-to-live, by expiry time. */
+    public static final String EXPIRY = "expiry";
+
+    private StoreNames() {
+    }
+}

@@ -1,0 +1,168 @@
+package io.tablestream.processor;
+
+import io.tablestream.core.codec.KeyCodec;
+import io.tablestream.core.command.ChangeEvent;
+import io.tablestream.core.command.Command;
+import io.tablestream.core.command.CommandHeader;
+import io.tablestream.core.command.CommandKey;
+import io.tablestream.core.command.EntityCommand;
+import io.tablestream.core.command.EntityOperation;
+import io.tablestream.core.command.Outcome;
+import io.tablestream.core.command.TableCommand;
+import io.tablestream.core.model.EdmValue;
+import io.tablestream.core.model.EntityKey;
+import io.tablestream.core.model.StoredEntity;
+import io.tablestream.core.model.TableName;
+import io.tablestream.core.model.TableRecord;
+import io.tablestream.processor.store.StoreNames;
+import io.tablestream.schemas.LogCodecs;
+import io.tablestream.schemas.StoredEntityCodec;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.UUID;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.TestInputTopic;
+import org.apache.kafka.streams.TestOutputTopic;
+import org.apache.kafka.streams.TopologyTestDriver;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.test.TestRecord;
+
+/** The topology in a {@link TopologyTestDriver}, with a small vocabulary for tests. */
+final class ProcessorHarness implements AutoCloseable {
+    static final String ACCOUNT = "acct";
+
+    final MutableClock clock = new MutableClock(Instant.parse("2024-05-01T12:00:00Z"));
+    final Topics topics = Topics.withPrefix("ts");
+    final ProcessorSettings settings;
+    final TopologyTestDriver driver;
+    final TestInputTopic<String, byte[]> commands;
+    final TestOutputTopic<String, Outcome> outcomes;
+    final TestOutputTopic<String, ChangeEvent> changes;
+    final TestOutputTopic<String, TableRecord> tables;
+    final TestOutputTopic<byte[], byte[]> deadLetters;
+    private final List<Outcome> seenOutcomes = new ArrayList<>();
+    private final List<ChangeEvent> seenChanges = new ArrayList<>();
+
+    ProcessorHarness() {
+        this(1);
+    }
+
+    ProcessorHarness(int commandPartitions) {
+        settings = new ProcessorSettings(topics, commandPartitions, Duration.ofSeconds(1), 1000, Duration.ofSeconds(5),
+                2, clock, new io.tablestream.processor.store.AppliedOffsets(),
+                new io.tablestream.processor.store.RegistryEvents());
+        Properties props = new Properties();
+        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "processor-test");
+        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
+        props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
+        try {
+            props.put(StreamsConfig.STATE_DIR_CONFIG, Files.createTempDirectory("ts-ttd").toString());
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        driver = new TopologyTestDriver(TablestreamTopology.build(settings), props, clock.instant());
+        commands = driver.createInputTopic(topics.commands().name(), new StringSerializer(), new ByteArraySerializer());
+        outcomes = driver.createOutputTopic(topics.outcomes().name(), topics.outcomes().keySerde().deserializer(),
+                topics.outcomes().valueSerde().deserializer());
+        changes = driver.createOutputTopic(topics.changes().name(), topics.changes().keySerde().deserializer(),
+                topics.changes().valueSerde().deserializer());
+        tables = driver.createOutputTopic(topics.tables().name(), topics.tables().keySerde().deserializer(),
+                topics.tables().valueSerde().deserializer());
+        deadLetters = driver.createOutputTopic(topics.deadLetters().name(), new ByteArrayDeserializer(),
+                new ByteArrayDeserializer());
+    }
+
+    static CommandHeader header() {
+        return new CommandHeader(UUID.randomUUID().toString(), ACCOUNT, 0L, "me", "tester");
+    }
+
+    /** Sends a command under its proper key; returns its outcome. */
+    Outcome send(Command command) {
+        commands.pipeInput(CommandKey.of(command).value(), LogCodecs.COMMAND.encode(command));
+        return outcomeOf(command.id()).orElseThrow(() -> new AssertionError("no outcome for " + command));
+    }
+
+    /** Sends raw bytes under a key; returns nothing (there may be no outcome). */
+    void sendRaw(String key, byte[] value) {
+        commands.pipeInput(key, value);
+    }
+
+    Optional<Outcome> outcomeOf(String commandId) {
+        drain();
+        return seenOutcomes.stream().filter(o -> o.commandId().equals(commandId)).reduce((a, b) -> b);
+    }
+
+    List<ChangeEvent> changes() {
+        drain();
+        return seenChanges;
+    }
+
+    private void drain() {
+        seenOutcomes.addAll(outcomes.readValuesToList());
+        seenChanges.addAll(changes.readValuesToList());
+    }
+
+    long givenTable(String name) {
+        return givenTable(name, null);
+    }
+
+    long givenTable(String name, Integer ttl) {
+        Outcome o = send(TableCommand.create(header(), TableName.of(name), ttl));
+        if (!o.succeeded()) {
+            throw new AssertionError("table not created: " + o.failure());
+        }
+        return o.table().tableId();
+    }
+
+    Outcome write(long tableId, String table, String pk, EntityOperation op) {
+        return send(EntityCommand.single(header(), tableId, TableName.of(table), pk, op));
+    }
+
+    Outcome insert(long tableId, String table, String pk, String rk, Map<String, EdmValue> props) {
+        return write(tableId, table, pk, EntityOperation.of(EntityOperation.Type.INSERT, rk, null, props));
+    }
+
+    Optional<StoredEntity> stored(long tableId, String pk, String rk) {
+        KeyValueStore<Bytes, byte[]> store = driver.getKeyValueStore(StoreNames.ENTITIES);
+        byte[] v = store.get(Bytes.wrap(KeyCodec.encode(EntityKey.of(tableId, pk, rk))));
+        return Optional.ofNullable(v).map(b -> StoredEntityCodec.decode(pk, rk, b));
+    }
+
+    long rowCount() {
+        KeyValueStore<Bytes, byte[]> store = driver.getKeyValueStore(StoreNames.ENTITIES);
+        long n = 0;
+        try (var it = store.all()) {
+            while (it.hasNext()) {
+                it.next();
+                n++;
+            }
+        }
+        return n;
+    }
+
+    List<TestRecord<byte[], byte[]>> deadLetters() {
+        return deadLetters.readRecordsToList();
+    }
+
+    /** Moves both the processor's clock and the driver's wall clock (firing punctuators). */
+    void advance(Duration d) {
+        clock.advance(d);
+        driver.advanceWallClockTime(d);
+    }
+
+    @Override
+    public void close() {
+        driver.close();
+    }
+}

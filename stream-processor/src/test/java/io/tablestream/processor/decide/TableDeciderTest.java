@@ -1,0 +1,48 @@
+package io.tablestream.processor.decide;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tablestream.core.command.CommandHeader;
+import io.tablestream.core.command.TableCommand;
+import io.tablestream.core.error.ErrorCode;
+import io.tablestream.core.model.EdmDateTime;
+import io.tablestream.core.model.TableName;
+import io.tablestream.core.model.TableRecord;
+import org.junit.jupiter.api.Test;
+
+class TableDeciderTest {
+    private static final CommandHeader HEADER = new CommandHeader("c", "acct", 0L, null, null);
+    private static final EdmDateTime NOW = EdmDateTime.ofEpochTicks(5L);
+    private static final TableRecord ACTIVE = TableRecord.active("acct", TableName.of("Orders"), 3L, NOW, null);
+
+    @Test
+    void createGivesTheNewIdAndKeepsTheNamesCase() {
+        TableDecision d = TableDecider.decide(TableCommand.create(HEADER, TableName.of("MyOrders"), 60), null, 42L, NOW);
+
+        assertThat(d.succeeded()).isTrue();
+        assertThat(d.record()).isEqualTo(TableRecord.active("acct", TableName.of("MyOrders"), 42L, NOW, 60));
+    }
+
+    @Test
+    void createOfAnActiveNameFails() {
+        TableDecision d = TableDecider.decide(TableCommand.create(HEADER, TableName.of("ORDERS"), null), ACTIVE, 42L, NOW);
+
+        assertThat(d.failure().code()).isEqualTo(ErrorCode.TABLE_ALREADY_EXISTS);
+    }
+
+    @Test
+    void deleteRetiresTheActiveRecord() {
+        TableDecision d = TableDecider.decide(TableCommand.delete(HEADER, TableName.of("orders")), ACTIVE, 42L, NOW);
+
+        assertThat(d.record().state()).isEqualTo(TableRecord.State.DELETED);
+        assertThat(d.record().tableId()).isEqualTo(3L);
+        assertThat(d.record().deletedAt()).isEqualTo(NOW);
+    }
+
+    @Test
+    void deleteOfAMissingTableFails() {
+        TableDecision d = TableDecider.decide(TableCommand.delete(HEADER, TableName.of("orders")), null, 42L, NOW);
+
+        assertThat(d.failure().code()).isEqualTo(ErrorCode.TABLE_NOT_FOUND);
+    }
+}
