@@ -117,9 +117,19 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
         }
         EdmDateTime now = EdmDateTime.of(settings.clock().instant());
         EdmDateTime timestamp = taskState.nextTimestamp(now);
-        EntityDecision decision = EntityDecider.decide(command,
-                rowKey -> rows.live(EntityKey.of(command.tableId(), command.partitionKey(), rowKey), now),
-                timestamp, table.get().defaultTtlSeconds());
+        EntityDecision decision;
+        try {
+            decision = EntityDecider.decide(command,
+                    rowKey -> rows.live(EntityKey.of(command.tableId(), command.partitionKey(), rowKey), now),
+                    timestamp, table.get().defaultTtlSeconds());
+        } catch (LogFormatException e) {
+            // A stored row that cannot be read is a fault of this store, not of the command.
+            LOG.error("Command {} at partition {} offset {} met an unreadable stored entity", command.id(),
+                    partition, offset, e);
+            reject(record, command.header(), ErrorCode.INTERNAL_ERROR, "A stored entity cannot be read.", null,
+                    partition, offset);
+            return;
+        }
         if (!decision.succeeded()) {
             outputs.outcome(new Outcome(command.id(), command.header().replyTo(), decision.failure(), List.of(), null,
                     partition, offset), record.timestamp());

@@ -1,0 +1,168 @@
+package io.tablestream.processor;
+
+import io.tablestream.processor.internal.StreamsEntityStore;
+import io.tablestream.processor.internal.StreamsTableRegistry;
+import io.tablestream.processor.store.AppliedOffsets;
+import io.tablestream.processor.store.EntityStore;
+import io.tablestream.processor.store.RegistryEvents;
+import io.tablestream.processor.store.TableRegistry;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.Properties;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The running processor of one instance: installs the topics, starts Kafka Streams on the
+ * topology, and gives readers access to the stores it hosts.
+ */
+public final class StreamProcessor implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(StreamProcessor.class);
+    /** Thread failures tolerated within {@link #FAILURE_WINDOW} before the client shuts down. */
+    private static final int MAX_THREAD_FAILURES = 5;
+    private static final Duration FAILURE_WINDOW = Duration.ofMinutes(1);
+
+    private final StreamProcessorConfig config;
+    private final Topics topics;
+    private final int commandPartitions;
+    private final ProcessorSettings settings;
+    private final KafkaStreams streams;
+    private final EntityStore entities;
+    private final TableRegistry registry;
+    private final Deque<Instant> threadFailures = new ArrayDeque<>();
+
+    private StreamProcessor(StreamProcessorConfig config) {
+        this.config = config;
+        this.topics = Topics.withPrefix(config.topicPrefix());
+        this.commandPartitions = TopicInstaller.install(config.bootstrapServers(), topics, config.partitions(),
+                config.replicationFactor());
+        this.settings = new ProcessorSettings(topics, commandPartitions, Duration.ofSeconds(1), 1000,
+                Duration.ofSeconds(5), 5000, config.clock(), new AppliedOffsets(), new RegistryEvents());
+        this.streams = new KafkaStreams(TablestreamTopology.build(settings), streamsProperties(config));
+        this.streams.setUncaughtExceptionHandler(this::onThreadFailure);
+        this.entities = new StreamsEntityStore(streams, config.clock());
+        this.registry = new StreamsTableRegistry(streams);
+    }
+
+    /** Installs the topics and starts processing; returns once the processor is RUNNING (bounded by {@code timeout}). */
+    public static StreamProcessor start(StreamProcessorConfig config, Duration timeout) {
+        StreamProcessor processor = new StreamProcessor(config);
+        try {
+            processor.startAndAwaitRunning(timeout);
+        } catch (RuntimeException e) {
+            processor.close();
+            throw e;
+        }
+        return processor;
+    }
+
+    private void startAndAwaitRunning(Duration timeout) {
+        CountDownLatch running = new CountDownLatch(1);
+        streams.setStateListener((now, before) -> {
+            LOG.info("Stream processor {} -> {}", before, now);
+            if (now == KafkaStreams.State.RUNNING) {
+                running.countDown();
+            }
+        });
+        streams.start();
+        try {
+            if (!running.await(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                throw new IllegalStateException("The stream processor did not reach RUNNING within " + timeout
+                        + " (state " + streams.state() + ")");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("Interrupted while starting the stream processor", e);
+        }
+    }
+
+    static Properties streamsProperties(StreamProcessorConfig config) {
+        Properties p = new Properties();
+        p.put(StreamsConfig.APPLICATION_ID_CONFIG, config.topicPrefix() + "-processor");
+        p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
+        p.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
+        p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, config.commitInterval().toMillis());
+        p.put(StreamsConfig.STATE_DIR_CONFIG, config.stateDir().toString());
+        p.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, config.streamThreads());
+        p.put(StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG, config.standbyReplicas());
+        p.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, (int) config.replicationFactor());
+        p.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, 64L * 1024 * 1024);
+        // FACTS.md: poll.ms and the producer's linger each cost ~100 ms per lone command by default.
+        p.put(StreamsConfig.POLL_MS_CONFIG, 2L);
+        p.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), 2);
+        p.put(StreamsConfig.producerPrefix(ProducerConfig.MAX_REQUEST_SIZE_CONFIG), Topics.MAX_COMMAND_BYTES + 1024 * 1024);
+        p.put(StreamsConfig.producerPrefix(ProducerConfig.BATCH_SIZE_CONFIG), 256 * 1024);
+        p.put(StreamsConfig.producerPrefix(ProducerConfig.COMPRESSION_TYPE_CONFIG), "lz4");
+        p.put(StreamsConfig.consumerPrefix(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG), Topics.MAX_COMMAND_BYTES);
+        p.put(StreamsConfig.topicPrefix("max.message.bytes"), Integer.toString(Topics.MAX_ENTITY_RECORD_BYTES));
+        if (config.applicationServer() != null) {
+            p.put(StreamsConfig.APPLICATION_SERVER_CONFIG, config.applicationServer());
+        }
+        p.putAll(config.overrides());
+        return p;
+    }
+
+    private synchronized StreamThreadExceptionResponse onThreadFailure(Throwable e) {
+        Instant now = config.clock().instant();
+        threadFailures.addLast(now);
+        while (!threadFailures.isEmpty() && threadFailures.peekFirst().isBefore(now.minus(FAILURE_WINDOW))) {
+            threadFailures.removeFirst();
+        }
+        if (threadFailures.size() >= MAX_THREAD_FAILURES) {
+            LOG.error("A stream thread failed {} times within {}; shutting the processor down", threadFailures.size(),
+                    FAILURE_WINDOW, e);
+            return StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
+        }
+        LOG.error("A stream thread failed; replacing it (its task resumes from the last commit)", e);
+        return StreamThreadExceptionResponse.REPLACE_THREAD;
+    }
+
+    public Topics topics() {
+        return topics;
+    }
+
+    /** Partitions of the commands topic (and so of the entity stores). */
+    public int commandPartitions() {
+        return commandPartitions;
+    }
+
+    public KafkaStreams streams() {
+        return streams;
+    }
+
+    public EntityStore entities() {
+        return entities;
+    }
+
+    public TableRegistry registry() {
+        return registry;
+    }
+
+    public AppliedOffsets appliedOffsets() {
+        return settings.appliedOffsets();
+    }
+
+    public RegistryEvents registryEvents() {
+        return settings.registryEvents();
+    }
+
+    public boolean isRunning() {
+        return streams.state() == KafkaStreams.State.RUNNING;
+    }
+
+    @Override
+    public void close() {
+        if (!streams.close(Duration.ofSeconds(30))) {
+            LOG.warn("The stream processor did not stop within 30 s");
+        }
+    }
+}

@@ -1,0 +1,52 @@
+package io.tablestream.processor;
+
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * How to run the processor.
+ *
+ * @param bootstrapServers the Kafka cluster
+ * @param topicPrefix prefix of every topic (and of the Streams application id)
+ * @param partitions partitions of the commands, outcomes and changes topics when they are created
+ * @param replicationFactor replication of every topic Tablestream creates, internal ones included
+ * @param stateDir where RocksDB keeps the local state
+ * @param applicationServer this instance's {@code host:port} for routing reads between instances, or null
+ * @param streamThreads stream threads of this instance
+ * @param standbyReplicas warm copies of each store on other instances, for fast fail-over
+ * @param commitInterval how often a task commits its transaction (latency of a write vs throughput)
+ * @param overrides further Kafka Streams / client settings, applied last
+ */
+public record StreamProcessorConfig(String bootstrapServers, String topicPrefix, int partitions, short replicationFactor,
+                                    Path stateDir, String applicationServer, int streamThreads, int standbyReplicas,
+                                    Duration commitInterval, Map<String, Object> overrides, Clock clock) {
+    public StreamProcessorConfig {
+        Objects.requireNonNull(bootstrapServers, "bootstrapServers");
+        Objects.requireNonNull(topicPrefix, "topicPrefix");
+        Objects.requireNonNull(stateDir, "stateDir");
+        Objects.requireNonNull(commitInterval, "commitInterval");
+        Objects.requireNonNull(clock, "clock");
+        overrides = Map.copyOf(overrides);
+    }
+
+    /** Defaults for a single node: 8 partitions, replication 1, one thread, 10 ms commits. */
+    public static StreamProcessorConfig singleNode(String bootstrapServers, String topicPrefix, Path stateDir) {
+        return new StreamProcessorConfig(bootstrapServers, topicPrefix, 8, (short) 1, stateDir, null, 1, 0,
+                Duration.ofMillis(10), Map.of(), Clock.systemUTC());
+    }
+
+    public StreamProcessorConfig withApplicationServer(String hostPort) {
+        return new StreamProcessorConfig(bootstrapServers, topicPrefix, partitions, replicationFactor, stateDir, hostPort,
+                streamThreads, standbyReplicas, commitInterval, overrides, clock);
+    }
+
+    public StreamProcessorConfig withOverrides(Map<String, Object> more) {
+        Map<String, Object> all = new java.util.HashMap<>(overrides);
+        all.putAll(more);
+        return new StreamProcessorConfig(bootstrapServers, topicPrefix, partitions, replicationFactor, stateDir,
+                applicationServer, streamThreads, standbyReplicas, commitInterval, all, clock);
+    }
+}

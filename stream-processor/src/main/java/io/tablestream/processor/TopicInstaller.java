@@ -1,0 +1,61 @@
+package io.tablestream.processor;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.errors.TopicExistsException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Creates the topics that do not exist yet, and reports how many partitions the commands topic
+ * really has (an operator may have created it beforehand).
+ */
+public final class TopicInstaller {
+    private static final Logger LOG = LoggerFactory.getLogger(TopicInstaller.class);
+    private static final long TIMEOUT_SECONDS = 60;
+
+    private TopicInstaller() {
+    }
+
+    /** Ensures every topic exists; returns the partition count of the commands topic. */
+    public static int install(String bootstrapServers, Topics topics, int partitions, short replicationFactor) {
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers))) {
+            Set<String> existing = admin.listTopics().names().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            List<NewTopic> missing = new ArrayList<>();
+            for (TopicDescriptor<?, ?> t : topics.all()) {
+                if (!existing.contains(t.name())) {
+                    missing.add(t.newTopic(partitions, replicationFactor));
+                }
+            }
+            if (!missing.isEmpty()) {
+                for (var entry : admin.createTopics(missing).values().entrySet()) {
+                    try {
+                        entry.getValue().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+                        LOG.info("Created topic {}", entry.getKey());
+                    } catch (ExecutionException e) {
+                        if (!(e.getCause() instanceof TopicExistsException)) {
+                            throw e;
+                        }
+                    }
+                }
+            }
+            TopicDescription commands = admin.describeTopics(List.of(topics.commands().name()))
+                    .allTopicNames().get(TIMEOUT_SECONDS, TimeUnit.SECONDS).get(topics.commands().name());
+            return commands.partitions().size();
+        } catch (ExecutionException | TimeoutException e) {
+            throw new IllegalStateException("Cannot install the topics on " + bootstrapServers + ": " + e, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("Interrupted while installing topics", e);
+        }
+    }
+}
