@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.core.StreamWriteFeature;
+import com.fasterxml.jackson.core.json.JsonWriteFeature;
 import java.io.IOException;
 import java.io.OutputStream;
 
@@ -30,6 +31,8 @@ final class JsonSupport {
             .disable(StreamWriteFeature.AUTO_CLOSE_TARGET)
             // Shortest representation that reads back to the same double (Schubfach).
             .enable(StreamWriteFeature.USE_FAST_DOUBLE_WRITER)
+            // Characters outside the BMP as 4-byte UTF-8, not as escaped surrogate pairs (lone surrogates stay escaped).
+            .enable(JsonWriteFeature.COMBINE_UNICODE_SURROGATES_IN_UTF8)
             // Names come from clients: canonicalise them per factory, never into the JVM's intern pool.
             .disable(JsonFactory.Feature.INTERN_FIELD_NAMES)
             .build();
