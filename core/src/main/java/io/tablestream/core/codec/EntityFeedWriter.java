@@ -58,6 +58,11 @@ public final class EntityFeedWriter {
         generator.writeEndObject();
     }
 
+    /** Pushes what has been written so far to the output stream (e.g. between pages); the feed stays open. */
+    public void flush() throws IOException {
+        generator.flush();
+    }
+
     /** Closes the array and the object and flushes; the output stream stays open. */
     public void finish() throws IOException {
         if (finished) {

@@ -29,6 +29,8 @@ final class JsonSupport {
                     .build())
             .disable(StreamReadFeature.AUTO_CLOSE_SOURCE)
             .disable(StreamWriteFeature.AUTO_CLOSE_TARGET)
+            // A response cut short by a failure must not be completed into valid-looking JSON on close.
+            .disable(StreamWriteFeature.AUTO_CLOSE_CONTENT)
             // Shortest representation that reads back to the same double (Schubfach).
             .enable(StreamWriteFeature.USE_FAST_DOUBLE_WRITER)
             // Characters outside the BMP as 4-byte UTF-8, not as escaped surrogate pairs (lone surrogates stay escaped).

@@ -15,6 +15,7 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -167,7 +168,7 @@ class EntityBodyReadingTest {
         assertThat(body.partitionKey()).isEqualTo("pk");
         assertThat(body.rowKey()).isEqualTo("rk");
         assertThat(body.properties()).containsExactly(
-                java.util.Map.entry("b", EdmString.of("two")), java.util.Map.entry("a", EdmInt32.of(1)));
+                Map.entry("b", EdmString.of("two")), Map.entry("a", EdmInt32.of(1)));
     }
 
     @Test

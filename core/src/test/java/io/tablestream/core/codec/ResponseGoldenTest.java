@@ -135,6 +135,17 @@ class ResponseGoldenTest {
     }
 
     @Test
+    void pushesWhatIsWrittenToTheStreamOnFlushBeforeTheFeedEnds() throws IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        EntityFeedWriter feed = EntityFeedWriter.begin(out, CUSTOMERS, MetadataLevel.NO, Projection.parse("Age"));
+        feed.write(ENTITY);
+        feed.flush();
+        assertThat(utf8(out)).isEqualTo("{\"value\":[{\"Age\":23}");
+        feed.finish();
+        assertThat(utf8(out)).isEqualTo("{\"value\":[{\"Age\":23}]}");
+    }
+
+    @Test
     void quotesAndEncodesKeysInFullMetadataLinks() throws IOException {
         Entity odd = Entity.of("it's 100%", "é/x", Map.of()).withVersion(EdmDateTime.ofEpochTicks(0));
         ByteArrayOutputStream out = new ByteArrayOutputStream();
