@@ -39,7 +39,12 @@ final class FilterError {
 
     /** {@code text} quoted for a message, cut short when long. */
     static String quote(String text) {
-        return "'" + (text.length() <= SHOWN_CHARACTERS ? text : text.substring(0, SHOWN_CHARACTERS) + "…") + "'";
+        return "'" + shorten(text) + "'";
+    }
+
+    /** {@code text} cut short for a message when long. */
+    static String shorten(String text) {
+        return text.length() <= SHOWN_CHARACTERS ? text : text.substring(0, SHOWN_CHARACTERS) + "…";
     }
 
     private static TableServiceException of(String kind, String parameter, int position, String detail) {

@@ -144,7 +144,8 @@ final class FilterParser {
         ComparisonOperator operator = operatorToken.operator();
         if (left instanceof PropertyOperand p && right instanceof PropertyOperand q) {
             throw FilterError.type(operatorToken.position(), "'" + p.property().name() + " " + operator.keyword()
-                    + " " + q.property().name() + "' compares two properties; one side of a comparison must be a constant.");
+                    + " " + q.property().name() + "' compares two properties; one side of a comparison must be a constant"
+                    + hint(p.token()) + hint(q.token()) + ".");
         }
         count(operatorToken);
         if (left instanceof PropertyOperand p) {
@@ -157,8 +158,8 @@ final class FilterParser {
         ConstantOperand d = (ConstantOperand) right;
         if (c.value().type() != d.value().type()) {
             throw FilterError.type(operatorToken.position(), "cannot compare the " + c.value().type().odataName()
-                    + " constant " + FilterError.quote(c.token().text()) + " with the " + d.value().type().odataName()
-                    + " constant " + FilterError.quote(d.token().text()) + ".");
+                    + " constant " + FilterError.shorten(c.token().text()) + " with the " + d.value().type().odataName()
+                    + " constant " + FilterError.shorten(d.token().text()) + ".");
         }
         return new ConstantComparison(c.value(), operator, d.value());
     }
@@ -170,7 +171,7 @@ final class FilterParser {
                 return new BooleanConstant(b.value());
             }
             throw FilterError.type(c.token().position(), "the " + c.value().type().odataName() + " constant "
-                    + FilterError.quote(c.token().text()) + " is not a condition; and, or, not and the filter"
+                    + FilterError.shorten(c.token().text()) + " is not a condition; and, or, not and the filter"
                     + " itself need Edm.Boolean operands.");
         }
         PropertyOperand p = (PropertyOperand) operand;
