@@ -222,6 +222,27 @@ class FilterEvaluationTest {
     }
 
     @Test
+    void evaluatesWithoutAllocatingPerEntity() {
+        Filter filter = Filter.parse("PartitionKey eq 'pk' and RowKey ge 'a' and (Age gt 29 or Name lt 'B')"
+                + " and not (Score eq 1.5) and Timestamp gt datetime'2000-01-01' and Active and Data gt X'00'"
+                + " and Id ne guid'00000000-0000-0000-0000-000000000000' and Big le 30L and not (Missing eq 1)");
+        com.sun.management.ThreadMXBean threads =
+                (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        long thread = Thread.currentThread().getId();
+        boolean all = true;
+        for (int i = 0; i < 20_000; i++) {
+            all &= filter.test(ENTITY); // warm up: class initialization, switch maps
+        }
+        long before = threads.getThreadAllocatedBytes(thread);
+        for (int i = 0; i < 100_000; i++) {
+            all &= filter.test(ENTITY);
+        }
+        long allocated = threads.getThreadAllocatedBytes(thread) - before;
+        assertThat(all).isTrue();
+        assertThat(allocated).as("bytes allocated by 100,000 evaluations").isLessThan(16_000);
+    }
+
+    @Test
     void matchesEverythingWhenBlank() {
         assertThat(Filter.parse("").test(ENTITY)).isTrue();
         assertThat(Filter.all().test(table("any"))).isTrue();
