@@ -152,10 +152,6 @@ public final class Filter {
         return out.toString();
     }
 
-    Expression expression() {
-        return expression;
-    }
-
     @Override
     public String toString() {
         return "Filter" + print();
