@@ -214,6 +214,7 @@ class FilterParserTest {
             T eq datetime'1600-12-31T23:59:59Z'   ==> Syntax error at position 5
             T eq datetime'2008-07-10T00:00:00.12345678Z'  ==> Syntax error at position 5
             T eq DateTime'2008-07-10'             ==> Syntax error at position 5
+            T eq datetime'2008-07-10T00:00:00.\u0661Z'  ==> Syntax error at position 5
             G eq guid'not-a-guid'                 ==> Syntax error at position 5
             G eq guid'c9da6455213d42c99a793e9149a57833'      ==> Syntax error at position 5
             G eq guid'c9da6455-213d-42c9-9a79-3e9149a5783'   ==> Syntax error at position 5
