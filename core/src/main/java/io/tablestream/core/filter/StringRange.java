@@ -6,9 +6,15 @@ package io.tablestream.core.filter;
  */
 public record StringRange(String lower, boolean lowerInclusive, String upper, boolean upperInclusive) {
     public static final StringRange ALL = new StringRange(null, false, null, false);
+    /** A range holding no string at all. */
+    public static final StringRange NONE = new StringRange("", false, "", false);
 
     public static StringRange all() {
         return ALL;
+    }
+
+    public static StringRange none() {
+        return NONE;
     }
 
     public static StringRange exactly(String value) {
