@@ -1,5 +1,7 @@
 package io.tablestream.core.codec;
 
+import io.tablestream.core.filter.Select;
+
 import com.fasterxml.jackson.core.JsonGenerator;
 import io.tablestream.core.model.Entity;
 import java.io.IOException;
@@ -19,10 +21,10 @@ public final class EntityFeedWriter {
     private final JsonGenerator generator;
     private final ODataContext context;
     private final MetadataLevel level;
-    private final Projection projection;
+    private final Select projection;
     private boolean finished;
 
-    private EntityFeedWriter(JsonGenerator generator, ODataContext context, MetadataLevel level, Projection projection) {
+    private EntityFeedWriter(JsonGenerator generator, ODataContext context, MetadataLevel level, Select projection) {
         this.generator = generator;
         this.context = context;
         this.level = level;
@@ -31,12 +33,12 @@ public final class EntityFeedWriter {
 
     /** Starts a feed of every property of each entity. */
     public static EntityFeedWriter begin(OutputStream out, ODataContext context, MetadataLevel level) throws IOException {
-        return begin(out, context, level, Projection.ALL);
+        return begin(out, context, level, Select.all());
     }
 
     /** Starts a feed whose entities are restricted to {@code projection} ({@code $select}). */
     public static EntityFeedWriter begin(OutputStream out, ODataContext context, MetadataLevel level,
-                                         Projection projection) throws IOException {
+                                         Select projection) throws IOException {
         Objects.requireNonNull(projection, "projection");
         context.requireTable();
         JsonGenerator g = JsonSupport.generator(out);

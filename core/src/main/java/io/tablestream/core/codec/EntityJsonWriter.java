@@ -1,5 +1,7 @@
 package io.tablestream.core.codec;
 
+import io.tablestream.core.filter.Select;
+
 import com.fasterxml.jackson.core.Base64Variants;
 import com.fasterxml.jackson.core.JsonGenerator;
 import io.tablestream.core.model.EdmBinary;
@@ -68,12 +70,12 @@ public final class EntityJsonWriter {
     /** A single entity with all its properties. */
     public static void writeEntity(OutputStream out, ODataContext context, Entity entity, MetadataLevel level)
             throws IOException {
-        writeEntity(out, context, entity, level, Projection.ALL);
+        writeEntity(out, context, entity, level, Select.all());
     }
 
     /** A single entity, restricted to {@code projection} ({@code $select}). */
     public static void writeEntity(OutputStream out, ODataContext context, Entity entity, MetadataLevel level,
-                                   Projection projection) throws IOException {
+                                   Select projection) throws IOException {
         try (JsonGenerator g = JsonSupport.generator(out)) {
             g.writeStartObject();
             if (level != MetadataLevel.NO) {
@@ -86,7 +88,7 @@ public final class EntityJsonWriter {
 
     /** The members of an entity object (no braces, no {@code odata.metadata}). */
     static void writeMembers(JsonGenerator g, ODataContext context, Entity entity, MetadataLevel level,
-                             Projection projection) throws IOException {
+                             Select projection) throws IOException {
         if (level == MetadataLevel.FULL) {
             g.writeStringField("odata.type", ODataUrls.entityType(context));
             g.writeStringField("odata.id", ODataUrls.entityId(context, entity.partitionKey(), entity.rowKey()));
@@ -116,7 +118,7 @@ public final class EntityJsonWriter {
             }
         }
         if (!projection.isAll()) {
-            for (String name : projection.distinctNames()) {
+            for (String name : projection.names()) {
                 if (!PropertyNames.isSystem(name) && !properties.containsKey(name)) {
                     g.writeNullField(name);
                 }

@@ -1,5 +1,7 @@
 package io.tablestream.core.codec;
 
+import io.tablestream.core.filter.Select;
+
 import io.tablestream.core.model.TableName;
 import java.nio.charset.StandardCharsets;
 
@@ -13,16 +15,16 @@ final class ODataUrls {
     private ODataUrls() {
     }
 
-    static String entitySetMetadata(ODataContext context, Projection projection) {
+    static String entitySetMetadata(ODataContext context, Select projection) {
         return withSelect(context.baseUrl() + "/$metadata#" + context.requireTable().value(), projection);
     }
 
-    static String entityMetadata(ODataContext context, Projection projection) {
+    static String entityMetadata(ODataContext context, Select projection) {
         return withSelect(context.baseUrl() + "/$metadata#" + context.requireTable().value() + "/@Element", projection);
     }
 
-    private static String withSelect(String url, Projection projection) {
-        return projection.isAll() ? url : url + "&$select=" + projection.selectClause();
+    private static String withSelect(String url, Select projection) {
+        return projection.isAll() ? url : url + "&$select=" + String.join(",", projection.names());
     }
 
     static String entityType(ODataContext context) {

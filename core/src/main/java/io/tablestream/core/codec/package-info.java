@@ -12,7 +12,7 @@
  *   <li>{@link io.tablestream.core.codec.TableJsonWriter}, {@link io.tablestream.core.codec.TableFeedWriter}:
  *       tables.</li>
  *   <li>{@link io.tablestream.core.codec.ErrorJsonWriter}: {@code odata.error} bodies, batch index included.</li>
- *   <li>{@link io.tablestream.core.codec.Projection}: {@code $select}.</li>
+ *   <li>{@link io.tablestream.core.filter.Select}: {@code $select}.</li>
  * </ul>
  *
  * Where the service's behaviour is not documented, each class's javadoc says what we do and why, with the

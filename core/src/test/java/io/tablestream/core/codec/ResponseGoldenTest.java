@@ -1,5 +1,7 @@
 package io.tablestream.core.codec;
 
+import io.tablestream.core.filter.Select;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tablestream.core.error.ErrorCode;
@@ -70,14 +72,14 @@ class ResponseGoldenTest {
 
     @Test
     void writesAnEntityAtMinimalMetadata() throws IOException {
-        assertThat(entity(MetadataLevel.MINIMAL, Projection.ALL)).isEqualTo("{"
+        assertThat(entity(MetadataLevel.MINIMAL, Select.all())).isEqualTo("{"
                 + "\"odata.metadata\":\"http://127.0.0.1:10002/devstoreaccount1/$metadata#Customers/@Element\","
                 + ETAG + "," + KEYS_AND_TIMESTAMP + "," + ANNOTATED_PROPERTIES + "}");
     }
 
     @Test
     void writesAnEntityAtFullMetadata() throws IOException {
-        assertThat(entity(MetadataLevel.FULL, Projection.ALL)).isEqualTo("{"
+        assertThat(entity(MetadataLevel.FULL, Select.all())).isEqualTo("{"
                 + "\"odata.metadata\":\"http://127.0.0.1:10002/devstoreaccount1/$metadata#Customers/@Element\","
                 + FULL_CONTROL + ","
                 + "\"PartitionKey\":\"mypartitionkey\",\"RowKey\":\"myrowkey\","
@@ -87,12 +89,12 @@ class ResponseGoldenTest {
 
     @Test
     void writesAnEntityAtNoMetadata() throws IOException {
-        assertThat(entity(MetadataLevel.NO, Projection.ALL)).isEqualTo("{" + KEYS_AND_TIMESTAMP + "," + PLAIN_PROPERTIES + "}");
+        assertThat(entity(MetadataLevel.NO, Select.all())).isEqualTo("{" + KEYS_AND_TIMESTAMP + "," + PLAIN_PROPERTIES + "}");
     }
 
     @Test
     void writesOnlySelectedPropertiesAndNullForSelectedOnesTheEntityLacks() throws IOException {
-        assertThat(entity(MetadataLevel.MINIMAL, Projection.parse("NumberOfOrders,Nope,RowKey,Age")))
+        assertThat(entity(MetadataLevel.MINIMAL, Select.parse("NumberOfOrders,Nope,RowKey,Age")))
                 .isEqualTo("{\"odata.metadata\":\"http://127.0.0.1:10002/devstoreaccount1/$metadata#Customers/@Element"
                         + "&$select=NumberOfOrders,Nope,RowKey,Age\","
                         + ETAG + ",\"RowKey\":\"myrowkey\",\"Age\":23,"
@@ -110,11 +112,11 @@ class ResponseGoldenTest {
 
     @Test
     void writesAFeedAtEachLevel() throws IOException {
-        assertThat(feed(MetadataLevel.MINIMAL, Projection.ALL)).isEqualTo("{"
+        assertThat(feed(MetadataLevel.MINIMAL, Select.all())).isEqualTo("{"
                 + "\"odata.metadata\":\"http://127.0.0.1:10002/devstoreaccount1/$metadata#Customers\",\"value\":["
                 + "{" + ETAG + "," + KEYS_AND_TIMESTAMP + "," + ANNOTATED_PROPERTIES + "},"
                 + "{" + ETAG + "," + KEYS_AND_TIMESTAMP + "," + ANNOTATED_PROPERTIES + "}]}");
-        assertThat(feed(MetadataLevel.FULL, Projection.ALL)).isEqualTo("{"
+        assertThat(feed(MetadataLevel.FULL, Select.all())).isEqualTo("{"
                 + "\"odata.metadata\":\"http://127.0.0.1:10002/devstoreaccount1/$metadata#Customers\",\"value\":["
                 + "{" + FULL_CONTROL + ",\"PartitionKey\":\"mypartitionkey\",\"RowKey\":\"myrowkey\","
                 + "\"Timestamp@odata.type\":\"Edm.DateTime\",\"Timestamp\":\"2024-05-01T12:00:00.1234567Z\","
@@ -122,14 +124,14 @@ class ResponseGoldenTest {
                 + "{" + FULL_CONTROL + ",\"PartitionKey\":\"mypartitionkey\",\"RowKey\":\"myrowkey\","
                 + "\"Timestamp@odata.type\":\"Edm.DateTime\",\"Timestamp\":\"2024-05-01T12:00:00.1234567Z\","
                 + ANNOTATED_PROPERTIES + "}]}");
-        assertThat(feed(MetadataLevel.NO, Projection.ALL)).isEqualTo("{\"value\":["
+        assertThat(feed(MetadataLevel.NO, Select.all())).isEqualTo("{\"value\":["
                 + "{" + KEYS_AND_TIMESTAMP + "," + PLAIN_PROPERTIES + "},"
                 + "{" + KEYS_AND_TIMESTAMP + "," + PLAIN_PROPERTIES + "}]}");
     }
 
     @Test
     void writesAProjectedFeed() throws IOException {
-        assertThat(feed(MetadataLevel.MINIMAL, Projection.parse("Age"))).isEqualTo("{"
+        assertThat(feed(MetadataLevel.MINIMAL, Select.parse("Age"))).isEqualTo("{"
                 + "\"odata.metadata\":\"http://127.0.0.1:10002/devstoreaccount1/$metadata#Customers&$select=Age\",\"value\":["
                 + "{" + ETAG + ",\"Age\":23},{" + ETAG + ",\"Age\":23}]}");
     }
@@ -137,7 +139,7 @@ class ResponseGoldenTest {
     @Test
     void pushesWhatIsWrittenToTheStreamOnFlushBeforeTheFeedEnds() throws IOException {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        EntityFeedWriter feed = EntityFeedWriter.begin(out, CUSTOMERS, MetadataLevel.NO, Projection.parse("Age"));
+        EntityFeedWriter feed = EntityFeedWriter.begin(out, CUSTOMERS, MetadataLevel.NO, Select.parse("Age"));
         feed.write(ENTITY);
         feed.flush();
         assertThat(utf8(out)).isEqualTo("{\"value\":[{\"Age\":23}");
@@ -215,13 +217,13 @@ class ResponseGoldenTest {
         assertThat(utf8(out)).contains("\"value\":\"" + ErrorCode.TABLE_NOT_FOUND.defaultMessage() + "\\nRequestId:rid\\nTime:1970-01-01T00:00:00.0000000Z\"");
     }
 
-    private static String entity(MetadataLevel level, Projection projection) throws IOException {
+    private static String entity(MetadataLevel level, Select projection) throws IOException {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         EntityJsonWriter.writeEntity(out, CUSTOMERS, ENTITY, level, projection);
         return utf8(out);
     }
 
-    private static String feed(MetadataLevel level, Projection projection) throws IOException {
+    private static String feed(MetadataLevel level, Select projection) throws IOException {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         EntityFeedWriter feed = EntityFeedWriter.begin(out, CUSTOMERS, level, projection);
         feed.write(ENTITY);

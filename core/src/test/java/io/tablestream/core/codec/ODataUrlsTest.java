@@ -2,32 +2,11 @@ package io.tablestream.core.codec;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-class ProjectionAndUrlTest {
-
-    @Test
-    void selectsEverythingForAnEmptyOrStarSelect() {
-        assertThat(Projection.parse(null).isAll()).isTrue();
-        assertThat(Projection.parse("").isAll()).isTrue();
-        assertThat(Projection.parse(" , ").isAll()).isTrue();
-        assertThat(Projection.parse("a,*").isAll()).isTrue();
-        assertThat(Projection.ALL.includes("anything")).isTrue();
-    }
-
-    @Test
-    void keepsTheSelectedNamesInOrderAndEchoesThem() {
-        Projection projection = Projection.parse(" b , a,b ");
-        assertThat(projection.names()).containsExactly("b", "a", "b");
-        assertThat(projection.distinctNames()).containsExactly("b", "a");
-        assertThat(projection.selectClause()).isEqualTo("b,a,b");
-        assertThat(projection.includes("a")).isTrue();
-        assertThat(projection.includes("A")).isFalse();
-        assertThat(projection).isEqualTo(Projection.of(List.of("b", "a", "b")));
-    }
+class ODataUrlsTest {
 
     @ParameterizedTest(name = "{0} -> {1}")
     @CsvSource(delimiter = '|', quoteCharacter = '"', value = {
