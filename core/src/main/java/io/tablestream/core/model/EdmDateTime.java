@@ -111,7 +111,7 @@ public record EdmDateTime(long epochTicks) implements EdmValue, Comparable<EdmDa
                     if (c.peek() == '.') {
                         c.expect('.');
                         int n = 0;
-                        while (c.peek() >= '0' && c.peek() <= '9') {
+                        while (c.peek() >= '0' && c.peek() <= '9') { // ASCII only: Character.isDigit takes any script's digits
                             if (++n > 7) {
                                 return Optional.empty();
                             }

@@ -168,7 +168,7 @@ class KeyCodecRangeTest {
     @Test
     void resumesAtTheSmallestKeyNotBeforeTheGivenPair() {
         RandomKeys gen = new RandomKeys(77L);
-        for (int i = 0; i < 30_000; i++) {
+        for (int i = 0; i < 15_000; i++) {
             String pk = gen.bound(gen.key());
             String rk = gen.bound(gen.key());
             byte[] resume = KeyCodec.resumeAt(TABLE, pk, rk);

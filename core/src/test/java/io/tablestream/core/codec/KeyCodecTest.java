@@ -205,7 +205,7 @@ class KeyCodecTest {
         Random random = new Random(5L);
         byte[] alphabet = HEX.parseHex("01207e7f80bfc0c1c2c3dfe0e1eded9fa0eff0ff");
         int decoded = 0;
-        for (int i = 0; i < 200_000; i++) {
+        for (int i = 0; i < 50_000; i++) {
             byte[] body = new byte[random.nextInt(7)];
             for (int j = 0; j < body.length; j++) {
                 body[j] = alphabet[random.nextInt(alphabet.length)];
@@ -219,7 +219,7 @@ class KeyCodecTest {
             decoded++;
             assertThat(Cesu8.encode(s)).as(HEX.formatHex(body)).isEqualTo(body);
         }
-        assertThat(decoded).as("some random byte strings decode").isGreaterThan(1_000);
+        assertThat(decoded).as("some random byte strings decode").isGreaterThan(250);
     }
 
     static int compare(String pk1, String rk1, String pk2, String rk2) {
