@@ -5,7 +5,7 @@ import io.tablestream.processor.internal.StreamsTableRegistry;
 import io.tablestream.processor.store.AppliedOffsets;
 import io.tablestream.processor.store.EntityStore;
 import io.tablestream.processor.store.RegistryEvents;
-import io.tablestream.processor.store.TableRegistry;
+import io.tablestream.core.registry.TableRegistry;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
@@ -50,7 +50,7 @@ public final class StreamProcessor implements AutoCloseable {
         this.streams = new KafkaStreams(TablestreamTopology.build(settings), streamsProperties(config));
         this.streams.setUncaughtExceptionHandler(this::onThreadFailure);
         this.entities = new StreamsEntityStore(streams, config.clock());
-        this.registry = new StreamsTableRegistry(streams);
+        this.registry = new StreamsTableRegistry(streams, settings.registryEvents());
     }
 
     /** Installs the topics and starts processing; returns once the processor is RUNNING (bounded by {@code timeout}). */

@@ -2,7 +2,6 @@ package io.tablestream.processor.internal;
 
 import io.tablestream.core.model.TableName;
 import io.tablestream.core.model.TableRecord;
-import io.tablestream.processor.store.TableRegistry;
 import io.tablestream.schemas.LogCodecs;
 import io.tablestream.schemas.LogFormatException;
 import java.util.ArrayList;
@@ -14,8 +13,11 @@ import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** The registry read from a key-value store holding the tables topic. */
-public final class RegistryView implements TableRegistry {
+/**
+ * The registry as read from a key-value store holding the tables topic (the global store, for
+ * the processor's tasks and, through interactive queries, for the API).
+ */
+public final class RegistryView {
     private static final Logger LOG = LoggerFactory.getLogger(RegistryView.class);
 
     private final ReadOnlyKeyValueStore<String, byte[]> store;
@@ -24,18 +26,15 @@ public final class RegistryView implements TableRegistry {
         this.store = store;
     }
 
-    @Override
     public Optional<TableRecord> byName(String account, TableName name) {
         return decode(RegistryKey.byName(account, name), store.get(RegistryKey.byName(account, name)))
                 .filter(TableRecord::isActive);
     }
 
-    @Override
     public Optional<TableRecord> byId(long tableId) {
         return decode(RegistryKey.byId(tableId), store.get(RegistryKey.byId(tableId)));
     }
 
-    @Override
     public List<TableRecord> list(String account, String fromNameKey, int limit) {
         String from = fromNameKey == null ? RegistryKey.accountStart(account) : RegistryKey.byNameKey(account, fromNameKey);
         List<TableRecord> out = new ArrayList<>(Math.min(limit, 64));

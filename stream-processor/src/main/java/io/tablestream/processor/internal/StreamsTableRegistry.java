@@ -3,18 +3,28 @@ package io.tablestream.processor.internal;
 import io.tablestream.core.model.TableName;
 import io.tablestream.core.model.TableRecord;
 import io.tablestream.processor.store.StoreNames;
-import io.tablestream.processor.store.TableRegistry;
+import io.tablestream.core.registry.TableRegistry;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.BooleanSupplier;
+import io.tablestream.processor.store.RegistryEvents;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.errors.InvalidStateStoreException;
 
 /** {@link TableRegistry} over the global registry store, through interactive queries. */
 public final class StreamsTableRegistry implements TableRegistry {
     private final KafkaStreams streams;
+    private final RegistryEvents events;
 
-    public StreamsTableRegistry(KafkaStreams streams) {
+    public StreamsTableRegistry(KafkaStreams streams, RegistryEvents events) {
         this.streams = streams;
+        this.events = events;
+    }
+
+    @Override
+    public CompletableFuture<Void> awaitChange(BooleanSupplier condition) {
+        return events.await(condition);
     }
 
     private RegistryView view() {

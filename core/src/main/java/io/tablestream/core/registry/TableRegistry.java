@@ -1,11 +1,18 @@
-package io.tablestream.processor.store;
+package io.tablestream.core.registry;
 
 import io.tablestream.core.model.TableName;
 import io.tablestream.core.model.TableRecord;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.BooleanSupplier;
 
-/** This instance's view of the table registry (a global store: every instance has all of it). */
+/**
+ * An instance's view of the table registry: which tables exist, under which ids. Every instance
+ * holds all of it (the processor keeps it as a global store fed by the tables topic), so lookups
+ * are local; the view follows the log, so it can lag a write by milliseconds, and
+ * {@link #awaitChange} lets a request wait for it to catch up.
+ */
 public interface TableRegistry {
     /** The active table of that name (case-insensitive) in {@code account}. */
     Optional<TableRecord> byName(String account, TableName name);
@@ -18,4 +25,7 @@ public interface TableRegistry {
      * {@code fromNameKey} (a lower-case name, inclusive; null for the first), at most {@code limit}.
      */
     List<TableRecord> list(String account, String fromNameKey, int limit);
+
+    /** Completes once {@code condition} holds for this view; the caller bounds the wait. */
+    CompletableFuture<Void> awaitChange(BooleanSupplier condition);
 }
