@@ -1,0 +1,22 @@
+package io.tablestream.protocol.http;
+
+import io.tablestream.core.filter.KeyRange;
+
+/**
+ * Who sent a request, as authentication established it, and what they may do. The HTTP layer
+ * asks once per operation (and per entity for writes), and narrows queries to the keys the caller
+ * may read.
+ */
+public interface Caller {
+    /** A short description for the audit trail, e.g. {@code sharedkey:devstoreaccount1} or {@code sas:table}. */
+    String principal();
+
+    /**
+     * Throws the service's 403 when the caller may not perform {@code operation} on {@code table}
+     * (null for service-level operations) at the given keys (null when the operation has none).
+     */
+    void authorize(Operation operation, String table, String partitionKey, String rowKey);
+
+    /** The keys the caller may read in {@code table}: {@link KeyRange#ALL} unless a SAS restricts them. */
+    KeyRange readableKeys(String table);
+}

@@ -1,0 +1,25 @@
+package io.tablestream.protocol.http;
+
+/** Header names of the Table service protocol. */
+public final class Headers {
+    public static final String REQUEST_ID = "x-ms-request-id";
+    public static final String CLIENT_REQUEST_ID = "x-ms-client-request-id";
+    public static final String VERSION = "x-ms-version";
+    public static final String DATE = "x-ms-date";
+    public static final String ERROR_CODE = "x-ms-error-code";
+    public static final String SESSION_TOKEN = "x-ms-session-token";
+    public static final String CONTINUATION_NEXT_PARTITION_KEY = "x-ms-continuation-NextPartitionKey";
+    public static final String CONTINUATION_NEXT_ROW_KEY = "x-ms-continuation-NextRowKey";
+    public static final String CONTINUATION_NEXT_TABLE_NAME = "x-ms-continuation-NextTableName";
+    public static final String X_HTTP_METHOD = "X-HTTP-Method";
+    public static final String PREFER = "Prefer";
+    public static final String PREFERENCE_APPLIED = "Preference-Applied";
+    public static final String DATA_SERVICE_VERSION = "DataServiceVersion";
+    public static final String DATA_SERVICE_ID = "DataServiceId";
+    public static final String IF_MATCH = "If-Match";
+    public static final String ETAG = "ETag";
+    public static final String RETRY_AFTER = "Retry-After";
+
+    private Headers() {
+    }
+}

@@ -1,0 +1,44 @@
+package io.tablestream.protocol.http;
+
+/** The Table service operations, as resolved from method, path, query and headers. */
+public enum Operation {
+    QUERY_TABLES(Body.JSON),
+    CREATE_TABLE(Body.JSON),
+    DELETE_TABLE(Body.JSON),
+    QUERY_ENTITIES(Body.JSON),
+    GET_ENTITY(Body.JSON),
+    INSERT_ENTITY(Body.JSON),
+    UPDATE_ENTITY(Body.JSON),
+    MERGE_ENTITY(Body.JSON),
+    INSERT_OR_REPLACE_ENTITY(Body.JSON),
+    INSERT_OR_MERGE_ENTITY(Body.JSON),
+    DELETE_ENTITY(Body.JSON),
+    BATCH(Body.JSON),
+    GET_TABLE_ACL(Body.XML),
+    SET_TABLE_ACL(Body.XML),
+    GET_SERVICE_PROPERTIES(Body.XML),
+    SET_SERVICE_PROPERTIES(Body.XML),
+    PREFLIGHT(Body.NONE);
+
+    /** How the operation's responses, errors included, are written. */
+    public enum Body { JSON, XML, NONE }
+
+    private final Body body;
+
+    Operation(Body body) {
+        this.body = body;
+    }
+
+    public Body body() {
+        return body;
+    }
+
+    /** Whether the operation writes (goes through the command log). */
+    public boolean isWrite() {
+        return switch (this) {
+            case CREATE_TABLE, DELETE_TABLE, INSERT_ENTITY, UPDATE_ENTITY, MERGE_ENTITY, INSERT_OR_REPLACE_ENTITY,
+                 INSERT_OR_MERGE_ENTITY, DELETE_ENTITY, BATCH, SET_TABLE_ACL, SET_SERVICE_PROPERTIES -> true;
+            default -> false;
+        };
+    }
+}

@@ -1,0 +1,79 @@
+package io.tablestream.protocol.http;
+
+import java.time.Instant;
+import java.util.Objects;
+import java.util.UUID;
+
+/**
+ * What the pipeline knows about a request as it goes: its id, the account and resource it
+ * addresses, the operation, and — once authenticated — the caller.
+ */
+public final class RequestContext {
+    /** The version Tablestream speaks when a client names none (the Java SDK's). */
+    public static final String DEFAULT_VERSION = "2019-02-02";
+
+    private final String requestId = UUID.randomUUID().toString();
+    private final Instant receivedAt;
+    private final String clientRequestId;
+    private final String version;
+    private String account;
+    private ResourcePath resource;
+    private Operation operation;
+    private Caller caller;
+
+    public RequestContext(Instant receivedAt, String clientRequestId, String version) {
+        this.receivedAt = Objects.requireNonNull(receivedAt);
+        this.clientRequestId = clientRequestId;
+        this.version = version == null || version.isBlank() ? DEFAULT_VERSION : version;
+    }
+
+    public String requestId() {
+        return requestId;
+    }
+
+    public Instant receivedAt() {
+        return receivedAt;
+    }
+
+    /** The client's {@code x-ms-client-request-id}, echoed in the response; may be null. */
+    public String clientRequestId() {
+        return clientRequestId;
+    }
+
+    public String version() {
+        return version;
+    }
+
+    public String account() {
+        return account;
+    }
+
+    public ResourcePath resource() {
+        return resource;
+    }
+
+    /** The operation, or null when the request failed before it was resolved. */
+    public Operation operation() {
+        return operation;
+    }
+
+    public Caller caller() {
+        if (caller == null) {
+            throw new IllegalStateException("the request is not authenticated yet");
+        }
+        return caller;
+    }
+
+    void target(ResourcePath.Target target) {
+        this.account = target.account();
+        this.resource = target.resource();
+    }
+
+    void operation(Operation operation) {
+        this.operation = operation;
+    }
+
+    void caller(Caller caller) {
+        this.caller = caller;
+    }
+}

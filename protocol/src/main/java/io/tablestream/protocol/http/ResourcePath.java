@@ -1,0 +1,225 @@
+package io.tablestream.protocol.http;
+
+import io.tablestream.core.error.ErrorCode;
+import io.tablestream.core.error.TableServiceException;
+import java.io.ByteArrayOutputStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * What a request path addresses, below the account (path-style, as the storage emulator):
+ * {@code /{account}/} the service, {@code Tables} the table collection, {@code Tables('t')} one
+ * table, {@code $batch}, {@code t} or {@code t()} a table's entities, and
+ * {@code t(PartitionKey='p',RowKey='r')} one entity. Key values are percent-decoded and
+ * OData-unquoted ({@code ''} is a quote).
+ */
+public sealed interface ResourcePath {
+
+    /** The service itself: {@code /{account}/} (service properties, stats, preflight). */
+    record Service() implements ResourcePath {
+    }
+
+    /** {@code Tables} or {@code Tables()}. */
+    record TableCollection() implements ResourcePath {
+    }
+
+    /** {@code Tables('name')}: the name as written, not yet validated. */
+    record TableItem(String name) implements ResourcePath {
+    }
+
+    /** {@code $batch}. */
+    record Batch() implements ResourcePath {
+    }
+
+    /** {@code name} or {@code name()}: a table's entities (query, insert, ACL). */
+    record EntityCollection(String table) implements ResourcePath {
+    }
+
+    /** {@code name(PartitionKey='p',RowKey='r')}. */
+    record EntityItem(String table, String partitionKey, String rowKey) implements ResourcePath {
+    }
+
+    /** An account and what the rest of the path addresses. */
+    record Target(String account, ResourcePath resource) {
+    }
+
+    /**
+     * Parses a raw (still percent-encoded) request path.
+     *
+     * @throws TableServiceException InvalidUri for a path that addresses nothing the service has
+     */
+    static Target parse(String rawPath) {
+        if (rawPath == null || !rawPath.startsWith("/")) {
+            throw invalid("The request URI must be a path starting with '/'.");
+        }
+        int slash = rawPath.indexOf('/', 1);
+        String account = decode(slash < 0 ? rawPath.substring(1) : rawPath.substring(1, slash));
+        if (account.isEmpty()) {
+            throw TableServiceException.of(ErrorCode.INVALID_URI, "The request URI names no account.");
+        }
+        String rest = slash < 0 ? "" : decode(rawPath.substring(slash + 1));
+        return new Target(account, parseResource(rest));
+    }
+
+    private static ResourcePath parseResource(String rest) {
+        if (rest.isEmpty() || rest.equals("/")) {
+            return new Service();
+        }
+        if (rest.endsWith("/")) {
+            rest = rest.substring(0, rest.length() - 1);
+        }
+        if (rest.indexOf('/') >= 0) {
+            throw invalid("The request URI addresses nothing below a table.");
+        }
+        if (rest.equals("$batch")) {
+            return new Batch();
+        }
+        int paren = rest.indexOf('(');
+        String name = paren < 0 ? rest : rest.substring(0, paren);
+        if (name.isEmpty()) {
+            throw invalid("The request URI names no resource.");
+        }
+        boolean tables = name.equals("Tables");
+        if (paren < 0) {
+            return tables ? new TableCollection() : new EntityCollection(name);
+        }
+        if (!rest.endsWith(")")) {
+            throw invalid("Unbalanced parentheses in the request URI.");
+        }
+        String inside = rest.substring(paren + 1, rest.length() - 1).strip();
+        if (inside.isEmpty()) {
+            return tables ? new TableCollection() : new EntityCollection(name);
+        }
+        KeyScanner scanner = new KeyScanner(inside);
+        if (tables) {
+            String tableName = scanner.quoted();
+            scanner.end();
+            return new TableItem(tableName);
+        }
+        String partitionKey = null;
+        String rowKey = null;
+        for (int i = 0; i < 2; i++) {
+            String key = scanner.name();
+            scanner.expect('=');
+            String value = scanner.quoted();
+            if (key.equals("PartitionKey") && partitionKey == null) {
+                partitionKey = value;
+            } else if (key.equals("RowKey") && rowKey == null) {
+                rowKey = value;
+            } else {
+                throw invalid("An entity is addressed by PartitionKey and RowKey, each once.");
+            }
+            if (i == 0) {
+                scanner.expect(',');
+            }
+        }
+        scanner.end();
+        return new EntityItem(name, partitionKey, rowKey);
+    }
+
+    /** Strict UTF-8 percent-decoding ({@code +} stays a plus in paths). */
+    static String decode(String s) {
+        if (s.indexOf('%') < 0) {
+            return s;
+        }
+        ByteArrayOutputStream out = new ByteArrayOutputStream(s.length());
+        int i = 0;
+        while (i < s.length()) {
+            int percent = s.indexOf('%', i);
+            int runEnd = percent < 0 ? s.length() : percent;
+            byte[] run = s.substring(i, runEnd).getBytes(StandardCharsets.UTF_8);
+            out.write(run, 0, run.length);
+            if (percent < 0) {
+                break;
+            }
+            if (percent + 2 >= s.length()) {
+                throw invalid("A truncated percent-escape in the request URI.");
+            }
+            int hi = Character.digit(s.charAt(percent + 1), 16);
+            int lo = Character.digit(s.charAt(percent + 2), 16);
+            if (hi < 0 || lo < 0) {
+                throw invalid("A malformed percent-escape in the request URI.");
+            }
+            out.write(hi << 4 | lo);
+            i = percent + 3;
+        }
+        try {
+            return StandardCharsets.UTF_8.newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT)
+                    .decode(ByteBuffer.wrap(out.toByteArray())).toString();
+        } catch (CharacterCodingException e) {
+            throw invalid("The request URI is not valid UTF-8.");
+        }
+    }
+
+    private static TableServiceException invalid(String message) {
+        return TableServiceException.of(ErrorCode.INVALID_URI, message);
+    }
+
+    /** Scans {@code PartitionKey='a',RowKey='b'} and {@code 'name'}. */
+    final class KeyScanner {
+        private final String s;
+        private int i;
+
+        KeyScanner(String s) {
+            this.s = s;
+        }
+
+        String name() {
+            skipSpaces();
+            int start = i;
+            while (i < s.length() && Character.isLetter(s.charAt(i))) {
+                i++;
+            }
+            if (start == i) {
+                throw invalid("Expected PartitionKey or RowKey in the request URI.");
+            }
+            return s.substring(start, i);
+        }
+
+        void expect(char c) {
+            skipSpaces();
+            if (i >= s.length() || s.charAt(i) != c) {
+                throw invalid("Expected '" + c + "' in the key part of the request URI.");
+            }
+            i++;
+        }
+
+        String quoted() {
+            expect('\'');
+            StringBuilder value = new StringBuilder();
+            while (true) {
+                if (i >= s.length()) {
+                    throw invalid("An unterminated quoted value in the request URI.");
+                }
+                char c = s.charAt(i++);
+                if (c == '\'') {
+                    if (i < s.length() && s.charAt(i) == '\'') {
+                        value.append('\'');
+                        i++;
+                    } else {
+                        return value.toString();
+                    }
+                } else {
+                    value.append(c);
+                }
+            }
+        }
+
+        void end() {
+            skipSpaces();
+            if (i != s.length()) {
+                throw invalid("Unexpected text after the keys in the request URI.");
+            }
+        }
+
+        private void skipSpaces() {
+            while (i < s.length() && s.charAt(i) == ' ') {
+                i++;
+            }
+        }
+    }
+}

@@ -1,0 +1,122 @@
+package io.tablestream.protocol.http;
+
+import io.javalin.config.JavalinConfig;
+import io.javalin.http.Context;
+import io.javalin.http.HandlerType;
+import io.javalin.http.HttpResponseException;
+import io.tablestream.core.error.ErrorCode;
+import io.tablestream.core.error.TableServiceException;
+import java.time.Clock;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The one pipeline every request goes through, in order: context → resolve the operation →
+ * authenticate → the operation's handler → serialize; and the one exception mapper, so every
+ * failure is an Azure-style error and nothing escapes as a bare 500.
+ */
+public final class TableServiceEndpoint {
+    private static final Logger LOG = LoggerFactory.getLogger(TableServiceEndpoint.class);
+    private static final String CONTEXT_ATTRIBUTE = "tablestream.request";
+    /** Methods the service answers; others get 405 UnsupportedHttpVerb. */
+    private static final List<String> METHODS = List.of("GET", "POST", "PUT", "PATCH", "MERGE", "DELETE", "OPTIONS");
+
+    private final Authenticator authenticator;
+    private final Map<Operation, OperationHandler> handlers;
+    private final Clock clock;
+
+    public TableServiceEndpoint(Authenticator authenticator, Map<Operation, OperationHandler> handlers, Clock clock) {
+        this.authenticator = authenticator;
+        this.handlers = new EnumMap<>(Operation.class);
+        this.handlers.putAll(handlers);
+        this.clock = clock;
+    }
+
+    /** Mounts the pipeline on every path and method, and the exception mapper. */
+    public void install(JavalinConfig config) {
+        for (String method : METHODS) {
+            HandlerType type = HandlerType.findOrCreate(method);
+            config.routes.addHttpHandler(type, "/", this::handle);
+            config.routes.addHttpHandler(type, "/*", this::handle);
+        }
+        config.routes.exception(Exception.class, this::onException);
+        // Javalin answers methods with no route itself; give those the service's error too.
+        config.routes.error(404, this::onUnrouted);
+        config.routes.error(405, this::onUnrouted);
+    }
+
+    void handle(Context http) throws Exception {
+        RequestContext request = new RequestContext(clock.instant(), http.header(Headers.CLIENT_REQUEST_ID),
+                http.header(Headers.VERSION));
+        http.attribute(CONTEXT_ATTRIBUTE, request);
+        request.target(ResourcePath.parse(http.req().getRequestURI()));
+        List<String> xMethod = java.util.Collections.list(http.req().getHeaders(Headers.X_HTTP_METHOD));
+        request.operation(OperationResolver.resolve(http.req().getMethod(), xMethod, request.resource(),
+                http.queryParam("comp"), http.queryParam("restype"), http.header(Headers.IF_MATCH) != null));
+        if (request.operation() != Operation.PREFLIGHT) {
+            request.caller(authenticator.authenticate(request, http));
+        }
+        OperationHandler handler = handlers.get(request.operation());
+        if (handler == null) {
+            throw TableServiceException.of(ErrorCode.NOT_IMPLEMENTED,
+                    "The operation " + request.operation() + " is not implemented.");
+        }
+        handler.handle(request, http);
+    }
+
+    private void onException(Exception e, Context http) {
+        RequestContext request = contextOf(http);
+        TableServiceException error = asServiceError(e, request);
+        ErrorResponses.write(http, request, error);
+    }
+
+    private void onUnrouted(Context http) {
+        if (http.res().getHeader(Headers.ERROR_CODE) != null) {
+            return; // an error this pipeline already wrote
+        }
+        RequestContext request = contextOf(http);
+        ErrorResponses.write(http, request, TableServiceException.of(ErrorCode.UNSUPPORTED_HTTP_VERB,
+                "The service does not support the HTTP verb " + http.req().getMethod() + "."));
+    }
+
+    private RequestContext contextOf(Context http) {
+        RequestContext request = http.attribute(CONTEXT_ATTRIBUTE);
+        if (request == null) {
+            request = new RequestContext(clock.instant(), http.header(Headers.CLIENT_REQUEST_ID), http.header(Headers.VERSION));
+            http.attribute(CONTEXT_ATTRIBUTE, request);
+        }
+        return request;
+    }
+
+    /** Every failure as the error a client sees; anything unexpected is logged once, with the request id. */
+    static TableServiceException asServiceError(Throwable e, RequestContext request) {
+        Throwable cause = e;
+        while ((cause instanceof CompletionException || cause instanceof ExecutionException) && cause.getCause() != null) {
+            cause = cause.getCause();
+        }
+        if (cause instanceof TableServiceException t) {
+            if (t.errorCode().httpStatus() >= 500) {
+                LOG.warn("Request {} ({}) failed: {} {}", request.requestId(), request.operation(),
+                        t.errorCode().code(), t.getMessage(), t.getCause());
+            }
+            return t;
+        }
+        if (cause instanceof HttpResponseException h) {
+            ErrorCode code = switch (h.getStatus()) {
+                case 413 -> ErrorCode.REQUEST_BODY_TOO_LARGE;
+                case 405 -> ErrorCode.UNSUPPORTED_HTTP_VERB;
+                case 415 -> ErrorCode.MEDIA_TYPE_NOT_SUPPORTED;
+                default -> h.getStatus() < 500 ? ErrorCode.INVALID_INPUT : ErrorCode.INTERNAL_ERROR;
+            };
+            return TableServiceException.of(code, code.defaultMessage(), h);
+        }
+        LOG.error("Request {} ({}) failed unexpectedly", request.requestId(), request.operation(), cause);
+        return TableServiceException.of(ErrorCode.INTERNAL_ERROR,
+                "The server encountered an internal error; retry the request. RequestId: " + request.requestId(), cause);
+    }
+}

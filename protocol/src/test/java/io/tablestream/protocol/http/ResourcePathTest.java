@@ -1,0 +1,63 @@
+package io.tablestream.protocol.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.tablestream.core.error.ErrorCode;
+import io.tablestream.core.error.TableServiceException;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class ResourcePathTest {
+
+    @ParameterizedTest(name = "[{index}] {0}")
+    @CsvSource(delimiter = '|', value = {
+            "/acct|acct|Service[]",
+            "/acct/|acct|Service[]",
+            "/acct/Tables|acct|TableCollection[]",
+            "/acct/Tables()|acct|TableCollection[]",
+            "/acct/Tables('MyTable')|acct|TableItem[name=MyTable]",
+            "/acct/Tables(%27MyTable%27)|acct|TableItem[name=MyTable]",
+            "/acct/$batch|acct|Batch[]",
+            "/acct/orders|acct|EntityCollection[table=orders]",
+            "/acct/orders()|acct|EntityCollection[table=orders]",
+            "/acct/orders(PartitionKey='p',RowKey='r')|acct|EntityItem[table=orders, partitionKey=p, rowKey=r]",
+            "/acct/orders(RowKey='r',PartitionKey='p')|acct|EntityItem[table=orders, partitionKey=p, rowKey=r]",
+            "/acct/orders(PartitionKey='p', RowKey='r')|acct|EntityItem[table=orders, partitionKey=p, rowKey=r]",
+            "/acct/orders(PartitionKey='it''s',RowKey='')|acct|EntityItem[table=orders, partitionKey=it's, rowKey=]",
+            "/acct/orders(PartitionKey=%27a%20b%27,RowKey=%27%C3%A9%27)|acct|EntityItem[table=orders, partitionKey=a b, rowKey=é]",
+            "/acct/orders(PartitionKey='(x),=',RowKey='y')|acct|EntityItem[table=orders, partitionKey=(x)\\,=, rowKey=y]",
+            "/devstoreaccount1/orders(PartitionKey='%F0%9F%98%80',RowKey='+')|devstoreaccount1|EntityItem[table=orders, partitionKey=\uD83D\uDE00, rowKey=+]",
+    })
+    void parsesWhatAPathAddresses(String path, String account, String resource) {
+        ResourcePath.Target target = ResourcePath.parse(path);
+
+        assertThat(target.account()).isEqualTo(account);
+        assertThat(target.resource().toString()).isEqualTo(resource.replace("\\,", ","));
+    }
+
+    @ParameterizedTest(name = "[{index}] {0}")
+    @CsvSource(delimiter = '|', value = {
+            "''",
+            "noslash",
+            "/",
+            "/acct/a/b",
+            "/acct/orders(PartitionKey='p'",
+            "/acct/orders(PartitionKey='p')",
+            "/acct/orders(PartitionKey='p',RowKey='r',X='y')",
+            "/acct/orders(PartitionKey='p',PartitionKey='r')",
+            "/acct/orders(PartitionKey='p,RowKey='r')",
+            "/acct/orders(PartitionKey=p,RowKey='r')",
+            "/acct/orders(PartitionKey='p',RowKey='r')x",
+            "/acct/Tables('a')('b')",
+            "/acct/orders(PartitionKey='%ZZ',RowKey='r')",
+            "/acct/orders(PartitionKey='%C3',RowKey='r')",
+            "/acct/orders(PartitionKey='%',RowKey='r')",
+            "/acct/(PartitionKey='p',RowKey='r')",
+    })
+    void rejectsPathsThatAddressNothing(String path) {
+        assertThatThrownBy(() -> ResourcePath.parse(path))
+                .isInstanceOfSatisfying(TableServiceException.class,
+                        e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.INVALID_URI));
+    }
+}

@@ -1,0 +1,166 @@
+package io.tablestream.protocol.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.javalin.Javalin;
+import io.tablestream.core.error.ErrorCode;
+import io.tablestream.core.error.TableServiceException;
+import io.tablestream.core.filter.KeyRange;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Clock;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The pipeline over real HTTP: routing, authentication hook, and the one error mapper. */
+class TableServiceEndpointTest {
+    private static final Caller ANYONE = new Caller() {
+        @Override
+        public String principal() {
+            return "test";
+        }
+
+        @Override
+        public void authorize(Operation operation, String table, String partitionKey, String rowKey) {
+        }
+
+        @Override
+        public KeyRange readableKeys(String table) {
+            return KeyRange.ALL;
+        }
+    };
+
+    private Javalin app;
+    private final HttpClient client = HttpClient.newHttpClient();
+
+    @BeforeEach
+    void start() {
+        Map<Operation, OperationHandler> handlers = Map.of(
+                Operation.QUERY_TABLES, (request, http) -> http.result("tables of " + request.account()),
+                Operation.GET_ENTITY, (request, http) -> {
+                    throw TableServiceException.of(ErrorCode.RESOURCE_NOT_FOUND);
+                },
+                Operation.INSERT_ENTITY, (request, http) -> http.future(() -> CompletableFuture.failedFuture(
+                        TableServiceException.of(ErrorCode.SERVER_BUSY))),
+                Operation.QUERY_ENTITIES, (request, http) -> {
+                    throw new IllegalStateException("a bug");
+                },
+                Operation.GET_TABLE_ACL, (request, http) -> {
+                    throw TableServiceException.of(ErrorCode.TABLE_NOT_FOUND);
+                });
+        Authenticator auth = (request, http) -> {
+            if (http.header("Authorization") == null) {
+                throw TableServiceException.of(ErrorCode.AUTHORIZATION_FAILURE);
+            }
+            return ANYONE;
+        };
+        TableServiceEndpoint endpoint = new TableServiceEndpoint(auth, handlers, Clock.systemUTC());
+        app = Javalin.create(config -> endpoint.install(config)).start("127.0.0.1", 0);
+    }
+
+    @AfterEach
+    void stop() {
+        app.stop();
+    }
+
+    private HttpResponse<String> send(String method, String path, boolean signed) throws Exception {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + app.port() + path))
+                .method(method, HttpRequest.BodyPublishers.noBody())
+                .header("x-ms-client-request-id", "client-1");
+        if (signed) {
+            b.header("Authorization", "SharedKey x:y");
+        }
+        return client.send(b.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    @Test
+    void routesAnAuthenticatedRequestToItsOperation() throws Exception {
+        HttpResponse<String> r = send("GET", "/acct/Tables", true);
+
+        assertThat(r.statusCode()).isEqualTo(200);
+        assertThat(r.body()).isEqualTo("tables of acct");
+    }
+
+    @Test
+    void answersAnUnsignedRequestWith403AndTheErrorBody() throws Exception {
+        HttpResponse<String> r = send("GET", "/acct/Tables", false);
+
+        assertThat(r.statusCode()).isEqualTo(403);
+        assertThat(r.headers().firstValue("x-ms-error-code")).hasValue("AuthorizationFailure");
+        assertThat(r.headers().firstValue("x-ms-request-id")).isPresent();
+        assertThat(r.headers().firstValue("x-ms-client-request-id")).hasValue("client-1");
+        assertThat(r.body()).contains("\"odata.error\"").contains("AuthorizationFailure");
+    }
+
+    @Test
+    void writesAServiceErrorThrownByAHandler() throws Exception {
+        HttpResponse<String> r = send("GET", "/acct/t(PartitionKey='p',RowKey='r')", true);
+
+        assertThat(r.statusCode()).isEqualTo(404);
+        assertThat(r.headers().firstValue("x-ms-error-code")).hasValue("ResourceNotFound");
+        assertThat(r.body()).contains("ResourceNotFound");
+    }
+
+    @Test
+    void writesAServiceErrorThatFailsAFutureWithRetryAfter() throws Exception {
+        HttpResponse<String> r = send("POST", "/acct/t", true);
+
+        assertThat(r.statusCode()).isEqualTo(503);
+        assertThat(r.headers().firstValue("x-ms-error-code")).hasValue("ServerBusy");
+        assertThat(r.headers().firstValue("Retry-After")).hasValue("1");
+    }
+
+    @Test
+    void turnsAnUnexpectedFailureIntoAnInternalErrorWithoutItsDetails() throws Exception {
+        HttpResponse<String> r = send("GET", "/acct/t()", true);
+
+        assertThat(r.statusCode()).isEqualTo(500);
+        assertThat(r.headers().firstValue("x-ms-error-code")).hasValue("InternalError");
+        assertThat(r.body()).doesNotContain("a bug");
+    }
+
+    @Test
+    void writesXmlErrorsForXmlOperations() throws Exception {
+        HttpResponse<String> r = send("GET", "/acct/t?comp=acl", true);
+
+        assertThat(r.statusCode()).isEqualTo(404);
+        assertThat(r.body()).startsWith("<?xml").contains("<Code>TableNotFound</Code>");
+    }
+
+    @Test
+    void answersAnUnknownVerbWith405() throws Exception {
+        HttpResponse<String> r = send("BREW", "/acct/t", true);
+
+        assertThat(r.statusCode()).isEqualTo(405);
+        assertThat(r.headers().firstValue("x-ms-error-code")).hasValue("UnsupportedHttpVerb");
+    }
+
+    @Test
+    void answersAnUnsupportedVerbOnAResourceWith405() throws Exception {
+        HttpResponse<String> r = send("DELETE", "/acct/Tables", true);
+
+        assertThat(r.statusCode()).isEqualTo(405);
+        assertThat(r.headers().firstValue("x-ms-error-code")).hasValue("UnsupportedHttpVerb");
+    }
+
+    @Test
+    void answersAnOperationWithNoHandlerWith501() throws Exception {
+        HttpResponse<String> r = send("DELETE", "/acct/Tables('x')", true);
+
+        assertThat(r.statusCode()).isEqualTo(501);
+        assertThat(r.headers().firstValue("x-ms-error-code")).hasValue("NotImplemented");
+    }
+
+    @Test
+    void answersAMalformedPathWith400() throws Exception {
+        HttpResponse<String> r = send("GET", "/acct/t(PartitionKey='p'", true);
+
+        assertThat(r.statusCode()).isEqualTo(400);
+        assertThat(r.headers().firstValue("x-ms-error-code")).hasValue("InvalidUri");
+    }
+}
