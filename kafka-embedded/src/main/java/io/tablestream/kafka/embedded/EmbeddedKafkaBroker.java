@@ -126,7 +126,7 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
         return Duration.ofNanos(System.nanoTime() - beginNanos).toMillis();
     }
 
-    /** What to start; {@link #start()} starts it. */
+    /** What to start; {@link #start()} starts it, and may be called again after a close (a restart). */
     public static final class Builder {
         private static final int BIND_ATTEMPTS = 3;
 
@@ -190,6 +190,9 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
          * @throws EmbeddedKafkaException if it cannot start or is not ready within the startup timeout
          */
         public EmbeddedKafkaBroker start() {
+            if (brokerPort != 0 && brokerPort == controllerPort) {
+                throw new IllegalArgumentException("broker and controller need two ports, both are " + brokerPort);
+            }
             long begin = System.nanoTime();
             long deadline = begin + startupTimeout.toNanos();
             try {
@@ -213,13 +216,13 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
                 int chosenControllerPort = controllerPort == 0 ? FreePorts.pick(host, chosenBrokerPort) : controllerPort;
                 BrokerProperties properties = new BrokerProperties(dataDirectory, host, chosenBrokerPort,
                         chosenControllerPort, remainingMillis(deadline), extraProperties);
-                KafkaRaftServer server = new KafkaRaftServer(new KafkaConfig(properties.asMap(), false), Time.SYSTEM);
+                KafkaRaftServer server = newServer(properties);
                 try {
                     server.startup();
                 } catch (RuntimeException e) {
                     stopQuietly(server);
-                    boolean portsWerePicked = brokerPort == 0 || controllerPort == 0;
-                    if (portsWerePicked && isBindFailure(e) && attempt < BIND_ATTEMPTS) {
+                    boolean allPortsPicked = brokerPort == 0 && controllerPort == 0;
+                    if (allPortsPicked && isBindFailure(e) && attempt < BIND_ATTEMPTS) {
                         LOG.info("A picked port was taken before the broker could bind it; retrying with others");
                         continue;
                     }
@@ -235,6 +238,15 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
                 LOG.info("Kafka broker {} (cluster {}, data {}) ready in {} ms",
                         properties.bootstrapServers(), clusterId, dataDirectory, elapsedMillis(begin));
                 return new EmbeddedKafkaBroker(dataDirectory, clusterId, properties.bootstrapServers(), server, lock);
+            }
+        }
+
+        private KafkaRaftServer newServer(BrokerProperties properties) {
+            try {
+                return new KafkaRaftServer(new KafkaConfig(properties.asMap(), false), Time.SYSTEM);
+            } catch (RuntimeException e) {
+                throw new EmbeddedKafkaException("Kafka broker in " + dataDirectory
+                        + " cannot be configured: " + e.getMessage(), e);
             }
         }
 

@@ -8,7 +8,7 @@ import java.net.ServerSocket;
 
 /**
  * Picks a port that is free right now on a given address. Another process may take it before the
- * broker binds it; the broker start retries with other ports when that happens.
+ * broker binds it; a broker whose ports were all picked retries with others when that happens.
  */
 final class FreePorts {
     private FreePorts() {

@@ -1,15 +1,11 @@
 package io.tablestream.kafka.embedded;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Path;
 import java.util.Map;
 import kafka.server.KafkaConfig;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.FieldSource;
-import org.junit.jupiter.params.provider.ValueSource;
 
 class BrokerPropertiesTest {
     private static final Path DATA = Path.of("/var/lib/tablestream/kafka");
@@ -69,26 +65,5 @@ class BrokerPropertiesTest {
         assertThat(properties("127.0.0.1", Map.of("log.retention.ms", "60000", "num.io.threads", "2")).asMap())
                 .containsEntry("log.retention.ms", "60000")
                 .containsEntry("num.io.threads", "2");
-    }
-
-    static final String[] RESERVED = EmbeddedKafkaBroker.RESERVED_PROPERTIES.toArray(String[]::new);
-
-    @ParameterizedTest
-    @FieldSource("RESERVED")
-    void refusesToOverrideWhatTheEmbeddedBrokerOwns(String name) {
-        EmbeddedKafkaBroker.Builder builder = EmbeddedKafkaBroker.builder(DATA);
-
-        assertThatThrownBy(() -> builder.brokerProperty(name, "x"))
-                .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining(name);
-    }
-
-    @ParameterizedTest
-    @ValueSource(ints = {-1, 65_536})
-    void rejectsPortsOutOfRange(int port) {
-        EmbeddedKafkaBroker.Builder builder = EmbeddedKafkaBroker.builder(DATA);
-
-        assertThatThrownBy(() -> builder.brokerPort(port)).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> builder.controllerPort(port)).isInstanceOf(IllegalArgumentException.class);
     }
 }

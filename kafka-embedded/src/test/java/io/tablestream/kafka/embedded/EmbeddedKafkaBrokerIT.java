@@ -95,13 +95,15 @@ class EmbeddedKafkaBrokerIT {
     }
 
     @Test
-    void closeIsIdempotentAndReleasesBothPorts() throws Exception {
+    void closeIsIdempotentAndFreesThePortsForARestartOnTheSamePorts() throws Exception {
         int brokerPort = FreePorts.pick("127.0.0.1");
         int controllerPort = FreePorts.pick("127.0.0.1", brokerPort);
-        EmbeddedKafkaBroker broker = timedStart(EmbeddedKafkaBroker.builder(dataDirectory)
+        EmbeddedKafkaBroker.Builder onFixedPorts = EmbeddedKafkaBroker.builder(dataDirectory)
                 .brokerPort(brokerPort)
-                .controllerPort(controllerPort));
+                .controllerPort(controllerPort);
+        EmbeddedKafkaBroker broker = timedStart(onFixedPorts);
         assertThat(broker.bootstrapServers()).isEqualTo("127.0.0.1:" + brokerPort);
+        createTopic(broker, "kept", 1);
 
         timedClose(broker);
         broker.close();
@@ -110,6 +112,26 @@ class EmbeddedKafkaBrokerIT {
              ServerSocket controller = occupy("127.0.0.1:" + controllerPort)) {
             assertThat(client.isBound()).isTrue();
             assertThat(controller.isBound()).isTrue();
+        }
+        try (EmbeddedKafkaBroker restarted = timedStart(onFixedPorts);
+             Admin admin = admin(restarted)) {
+            assertThat(restarted.bootstrapServers()).isEqualTo("127.0.0.1:" + brokerPort);
+            assertThat(admin.listTopics().names().get()).contains("kept");
+        }
+    }
+
+    @Test
+    void reportsATakenPortAndLeavesTheDirectoryUsable() throws Exception {
+        int takenPort;
+        try (ServerSocket taken = occupy("127.0.0.1:0")) {
+            takenPort = taken.getLocalPort();
+            assertThatThrownBy(() -> EmbeddedKafkaBroker.builder(dataDirectory).brokerPort(takenPort).start())
+                    .isInstanceOf(EmbeddedKafkaException.class)
+                    .hasMessageContaining("127.0.0.1:" + takenPort)
+                    .hasMessageContaining(dataDirectory.toString());
+        }
+        try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.builder(dataDirectory).start()) {
+            assertThat(broker.bootstrapServers()).isNotBlank();
         }
     }
 

@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 import org.testcontainers.DockerClientFactory;
 
 /** Runs in its own JVM (see the pom): it loads Testcontainers, which the default path must not. */
-class TestcontainersFallbackIT {
+class ContainerFallbackIT {
 
     @Test
     void fallsBackToTheEmbeddedBrokerWhenDockerIsMissing() throws Exception {
