@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.ExecutionException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -66,11 +67,13 @@ class EmbeddedKafkaBrokerIT {
 
     @Test
     void keepsTopicsRecordsAndClusterIdAcrossARestartOnOtherPorts() throws Exception {
+        int firstBrokerPort = FreePorts.pick("127.0.0.1");
+        int firstControllerPort = FreePorts.pick("127.0.0.1", firstBrokerPort);
         String clusterId;
-        String firstAddress;
-        try (EmbeddedKafkaBroker broker = timedStart(EmbeddedKafkaBroker.builder(dataDirectory))) {
+        try (EmbeddedKafkaBroker broker = timedStart(EmbeddedKafkaBroker.builder(dataDirectory)
+                .brokerPort(firstBrokerPort)
+                .controllerPort(firstControllerPort))) {
             clusterId = broker.clusterId();
-            firstAddress = broker.bootstrapServers();
             createTopic(broker, "events", 2);
             try (KafkaProducer<String, String> producer = transactionalProducer(broker, "before-restart")) {
                 producer.initTransactions();
@@ -81,16 +84,24 @@ class EmbeddedKafkaBrokerIT {
             }
         }
 
-        // Hold the old client port so the restarted broker must come back on another one.
-        try (ServerSocket oldPort = occupy(firstAddress);
+        // Hold both old ports so that the broker and the controller must come back on other ones.
+        try (ServerSocket oldClientPort = occupy("127.0.0.1:" + firstBrokerPort);
+             ServerSocket oldControllerPort = occupy("127.0.0.1:" + firstControllerPort);
              EmbeddedKafkaBroker broker = timedStart(EmbeddedKafkaBroker.builder(dataDirectory))) {
             assertThat(broker.clusterId()).isEqualTo(clusterId);
-            assertThat(broker.bootstrapServers()).isNotEqualTo(firstAddress);
+            assertThat(broker.bootstrapServers()).isNotEqualTo("127.0.0.1:" + firstBrokerPort);
             try (Admin admin = admin(broker)) {
                 assertThat(admin.listTopics().names().get()).contains("events");
                 assertThat(admin.describeCluster().clusterId().get()).isEqualTo(clusterId);
             }
             assertThat(readAll(broker, "events", 2)).containsExactlyInAnyOrder("v1", "v2");
+            try (KafkaProducer<String, String> producer = transactionalProducer(broker, "after-restart")) {
+                producer.initTransactions();
+                producer.beginTransaction();
+                producer.send(new ProducerRecord<>("events", "k3", "v3"));
+                producer.commitTransaction();
+            }
+            assertThat(readAll(broker, "events", 3)).containsExactlyInAnyOrder("v1", "v2", "v3");
         }
     }
 
@@ -210,7 +221,7 @@ class EmbeddedKafkaBrokerIT {
         List<String> values = new ArrayList<>();
         try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(Map.of(
                 ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers(),
-                ConsumerConfig.GROUP_ID_CONFIG, "reader-" + topic,
+                ConsumerConfig.GROUP_ID_CONFIG, "reader-" + UUID.randomUUID(),
                 ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
                 ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"),
                 new StringDeserializer(), new StringDeserializer())) {
