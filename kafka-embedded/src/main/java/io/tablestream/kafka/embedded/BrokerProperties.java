@@ -1,0 +1,77 @@
+package io.tablestream.kafka.embedded;
+
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The configuration of the single-node KRaft broker: one process that is both broker and the only
+ * controller voter, every internal topic with one replica, nothing deleted by age or size unless a
+ * topic asks for it, and no implicit topic creation.
+ */
+record BrokerProperties(Path dataDirectory, String host, int brokerPort, int controllerPort,
+                        long startupTimeoutMillis, Map<String, String> overrides) {
+
+    /** Partitions of {@code __consumer_offsets} and {@code __transaction_state}: few, one node. */
+    static final int INTERNAL_TOPIC_PARTITIONS = 4;
+
+    BrokerProperties {
+        overrides = Map.copyOf(overrides);
+    }
+
+    String bootstrapServers() {
+        return address(brokerPort);
+    }
+
+    Map<String, String> asMap() {
+        Map<String, String> p = new LinkedHashMap<>();
+        // One node in combined mode, with a static single-voter quorum: the voter's address comes
+        // from this configuration on every start, so the node may come back on other ports.
+        p.put("process.roles", "broker,controller");
+        p.put("node.id", Integer.toString(EmbeddedKafkaBroker.NODE_ID));
+        p.put("controller.quorum.voters", EmbeddedKafkaBroker.NODE_ID + "@" + address(controllerPort));
+        p.put("controller.listener.names", EmbeddedKafkaBroker.CONTROLLER_LISTENER);
+        p.put("inter.broker.listener.name", EmbeddedKafkaBroker.BROKER_LISTENER);
+        p.put("listeners", EmbeddedKafkaBroker.BROKER_LISTENER + "://" + address(brokerPort) + ","
+                + EmbeddedKafkaBroker.CONTROLLER_LISTENER + "://" + address(controllerPort));
+        p.put("advertised.listeners", EmbeddedKafkaBroker.BROKER_LISTENER + "://" + address(brokerPort));
+        p.put("listener.security.protocol.map", EmbeddedKafkaBroker.BROKER_LISTENER + ":PLAINTEXT,"
+                + EmbeddedKafkaBroker.CONTROLLER_LISTENER + ":PLAINTEXT");
+        p.put("log.dirs", dataDirectory.toString());
+        // Kafka's own waits during startup (quorum, catching up, unfencing) give up instead of hanging.
+        p.put("server.max.startup.time.ms", Long.toString(startupTimeoutMillis));
+
+        // Topics belong to their owners, who create them explicitly.
+        p.put("auto.create.topics.enable", "false");
+        p.put("num.partitions", "1");
+        p.put("default.replication.factor", "1");
+        p.put("min.insync.replicas", "1");
+
+        // Consumer groups and transactions on a single replica; exactly-once needs the latter.
+        p.put("offsets.topic.replication.factor", "1");
+        p.put("offsets.topic.num.partitions", Integer.toString(INTERNAL_TOPIC_PARTITIONS));
+        p.put("transaction.state.log.replication.factor", "1");
+        p.put("transaction.state.log.min.isr", "1");
+        p.put("transaction.state.log.num.partitions", Integer.toString(INTERNAL_TOPIC_PARTITIONS));
+        p.put("share.coordinator.state.topic.replication.factor", "1");
+        p.put("share.coordinator.state.topic.min.isr", "1");
+        p.put("group.initial.rebalance.delay.ms", "0");
+
+        // Data is kept until a topic says otherwise, committed offsets too: a node that was down for
+        // weeks must resume where it stopped, not from a reset position.
+        p.put("log.retention.ms", "-1");
+        p.put("log.retention.bytes", "-1");
+        p.put("offsets.retention.minutes", Integer.toString(Integer.MAX_VALUE));
+
+        // The log cleaner (compacted changelogs) preallocates this buffer; 128 MiB is a lot in-process.
+        p.put("log.cleaner.dedupe.buffer.size", Integer.toString(32 * 1024 * 1024));
+
+        p.putAll(overrides);
+        return p;
+    }
+
+    private String address(int port) {
+        String literal = host.indexOf(':') >= 0 && !host.startsWith("[") ? "[" + host + "]" : host;
+        return literal + ":" + port;
+    }
+}

@@ -1,0 +1,322 @@
+package io.tablestream.kafka.embedded;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.utils.Time;
+import org.apache.kafka.metadata.properties.MetaProperties;
+import org.apache.kafka.metadata.properties.MetaPropertiesEnsemble;
+import org.apache.kafka.metadata.storage.Formatter;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import kafka.server.KafkaConfig;
+import kafka.server.KafkaRaftServer;
+
+/**
+ * A real, single-node Kafka broker running in this JVM: KRaft in combined mode (one process is both
+ * the broker and the only controller), listening on a loopback address, with all of its data in one
+ * directory.
+ *
+ * <p>The data directory belongs to Kafka: it is formatted the first time and reused as is afterwards,
+ * so topics, records, committed offsets and the cluster id survive a restart, also on other ports.
+ * Topics are never created implicitly, and the broker keeps records forever unless a topic's own
+ * retention says otherwise.
+ *
+ * <pre>{@code
+ * try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.builder(dataDirectory).start()) {
+ *     String bootstrapServers = broker.bootstrapServers();
+ * }
+ * }</pre>
+ */
+public final class EmbeddedKafkaBroker implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(EmbeddedKafkaBroker.class);
+
+    static final int NODE_ID = 1;
+    static final String BROKER_LISTENER = "PLAINTEXT";
+    static final String CONTROLLER_LISTENER = "CONTROLLER";
+
+    /** Broker properties this class owns; {@link Builder#brokerProperty} refuses to override them. */
+    static final Set<String> RESERVED_PROPERTIES = Set.of(
+            "process.roles", "node.id", "broker.id",
+            "controller.quorum.voters", "controller.quorum.bootstrap.servers",
+            "listeners", "advertised.listeners", "listener.security.protocol.map",
+            "controller.listener.names", "inter.broker.listener.name",
+            "log.dir", "log.dirs", "metadata.log.dir");
+
+    private final Path dataDirectory;
+    private final String clusterId;
+    private final String bootstrapServers;
+    private final KafkaRaftServer server;
+    private final DirectoryLock directoryLock;
+    private final Object lifecycle = new Object();
+    private boolean closed;
+
+    private EmbeddedKafkaBroker(Path dataDirectory, String clusterId, String bootstrapServers,
+                                KafkaRaftServer server, DirectoryLock directoryLock) {
+        this.dataDirectory = dataDirectory;
+        this.clusterId = clusterId;
+        this.bootstrapServers = bootstrapServers;
+        this.server = server;
+        this.directoryLock = directoryLock;
+    }
+
+    /** Starts describing a broker whose data lives in {@code dataDirectory} (created if missing). */
+    public static Builder builder(Path dataDirectory) {
+        return new Builder(dataDirectory);
+    }
+
+    /** {@code host:port} of the broker's client listener, for {@code bootstrap.servers}. */
+    public String bootstrapServers() {
+        return bootstrapServers;
+    }
+
+    /** The cluster id written when the data directory was formatted; stable across restarts. */
+    public String clusterId() {
+        return clusterId;
+    }
+
+    public Path dataDirectory() {
+        return dataDirectory;
+    }
+
+    /**
+     * Stops the broker and the controller, flushing and closing the logs and releasing the ports and
+     * the data directory's lock. Calling it again does nothing.
+     */
+    @Override
+    public void close() {
+        synchronized (lifecycle) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            long begin = System.nanoTime();
+            try {
+                stop(server);
+            } finally {
+                directoryLock.close();
+            }
+            LOG.info("Kafka broker {} stopped in {} ms", bootstrapServers, elapsedMillis(begin));
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "EmbeddedKafkaBroker[" + bootstrapServers + ", cluster " + clusterId + ", " + dataDirectory + "]";
+    }
+
+    private static void stop(KafkaRaftServer server) {
+        server.shutdown();
+        server.awaitShutdown();
+    }
+
+    private static long elapsedMillis(long beginNanos) {
+        return Duration.ofNanos(System.nanoTime() - beginNanos).toMillis();
+    }
+
+    /** What to start; {@link #start()} starts it, and may be called again after a close (a restart). */
+    public static final class Builder {
+        private static final int BIND_ATTEMPTS = 3;
+
+        private final Path dataDirectory;
+        private String host = "127.0.0.1";
+        private int brokerPort;
+        private int controllerPort;
+        private Duration startupTimeout = Duration.ofSeconds(60);
+        private final Map<String, String> extraProperties = new LinkedHashMap<>();
+
+        private Builder(Path dataDirectory) {
+            this.dataDirectory = Objects.requireNonNull(dataDirectory, "dataDirectory").toAbsolutePath().normalize();
+        }
+
+        /** The address both listeners bind to and the broker advertises; {@code 127.0.0.1} by default. */
+        public Builder host(String host) {
+            this.host = requireText(host, "host");
+            return this;
+        }
+
+        /** The client port; 0 (the default) picks a free one. */
+        public Builder brokerPort(int port) {
+            this.brokerPort = requirePort(port);
+            return this;
+        }
+
+        /** The controller (KRaft quorum) port; 0 (the default) picks a free one. */
+        public Builder controllerPort(int port) {
+            this.controllerPort = requirePort(port);
+            return this;
+        }
+
+        /** How long {@link #start()} may take before it gives up; 60 s by default. */
+        public Builder startupTimeout(Duration timeout) {
+            if (timeout.isNegative() || timeout.isZero()) {
+                throw new IllegalArgumentException("startup timeout must be positive: " + timeout);
+            }
+            this.startupTimeout = timeout;
+            return this;
+        }
+
+        /**
+         * Sets or overrides one broker property (for example a topic default such as
+         * {@code log.retention.ms}). The node identity, listeners, quorum and directories are this
+         * class's to choose and cannot be overridden.
+         */
+        public Builder brokerProperty(String name, String value) {
+            requireText(name, "name");
+            Objects.requireNonNull(value, "value");
+            if (RESERVED_PROPERTIES.contains(name)) {
+                throw new IllegalArgumentException("broker property " + name + " is set by the embedded broker itself");
+            }
+            extraProperties.put(name, value);
+            return this;
+        }
+
+        /**
+         * Formats the data directory if it has never been formatted, starts the broker and waits until
+         * it serves clients.
+         *
+         * @throws EmbeddedKafkaException if it cannot start or is not ready within the startup timeout
+         */
+        public EmbeddedKafkaBroker start() {
+            if (brokerPort != 0 && brokerPort == controllerPort) {
+                throw new IllegalArgumentException("broker and controller need two ports, both are " + brokerPort);
+            }
+            long begin = System.nanoTime();
+            long deadline = begin + startupTimeout.toNanos();
+            try {
+                Files.createDirectories(dataDirectory);
+            } catch (IOException e) {
+                throw new EmbeddedKafkaException("Cannot create Kafka data directory " + dataDirectory, e);
+            }
+            DirectoryLock lock = DirectoryLock.acquire(dataDirectory);
+            try {
+                return start(lock, begin, deadline);
+            } catch (RuntimeException e) {
+                lock.close();
+                throw e;
+            }
+        }
+
+        private EmbeddedKafkaBroker start(DirectoryLock lock, long begin, long deadline) {
+            String clusterId = formatOnce();
+            for (int attempt = 1; ; attempt++) {
+                int chosenBrokerPort = brokerPort == 0 ? FreePorts.pick(host) : brokerPort;
+                int chosenControllerPort = controllerPort == 0 ? FreePorts.pick(host, chosenBrokerPort) : controllerPort;
+                BrokerProperties properties = new BrokerProperties(dataDirectory, host, chosenBrokerPort,
+                        chosenControllerPort, remainingMillis(deadline), extraProperties);
+                KafkaRaftServer server = newServer(properties);
+                try {
+                    server.startup();
+                } catch (RuntimeException e) {
+                    stopQuietly(server);
+                    boolean allPortsPicked = brokerPort == 0 && controllerPort == 0;
+                    if (allPortsPicked && isBindFailure(e) && attempt < BIND_ATTEMPTS) {
+                        LOG.info("A picked port was taken before the broker could bind it; retrying with others");
+                        continue;
+                    }
+                    throw new EmbeddedKafkaException("Kafka broker in " + dataDirectory + " failed to start on "
+                            + properties.bootstrapServers() + " (controller port " + chosenControllerPort + ")", e);
+                }
+                try {
+                    Readiness.await(properties.bootstrapServers(), clusterId, deadline);
+                } catch (RuntimeException e) {
+                    stopQuietly(server);
+                    throw e;
+                }
+                LOG.info("Kafka broker {} (cluster {}, data {}) ready in {} ms",
+                        properties.bootstrapServers(), clusterId, dataDirectory, elapsedMillis(begin));
+                return new EmbeddedKafkaBroker(dataDirectory, clusterId, properties.bootstrapServers(), server, lock);
+            }
+        }
+
+        private KafkaRaftServer newServer(BrokerProperties properties) {
+            try {
+                return new KafkaRaftServer(new KafkaConfig(properties.asMap(), false), Time.SYSTEM);
+            } catch (RuntimeException e) {
+                throw new EmbeddedKafkaException("Kafka broker in " + dataDirectory
+                        + " cannot be configured: " + e.getMessage(), e);
+            }
+        }
+
+        /** Formats the directory on first use; returns the cluster id it holds. */
+        private String formatOnce() {
+            String directory = dataDirectory.toString();
+            try {
+                MetaPropertiesEnsemble existing = new MetaPropertiesEnsemble.Loader()
+                        .addLogDirs(List.of(directory))
+                        .addMetadataLogDir(directory)
+                        .load();
+                if (!existing.errorLogDirs().isEmpty()) {
+                    throw new EmbeddedKafkaException("Kafka data directory " + dataDirectory + " cannot be read");
+                }
+                MetaProperties formatted = existing.logDirProps().get(directory);
+                if (formatted != null) {
+                    return formatted.clusterId().orElseThrow(() -> new EmbeddedKafkaException(
+                            "Kafka data directory " + dataDirectory + " has no cluster id in its meta.properties"));
+                }
+                String clusterId = Uuid.randomUuid().toString();
+                new Formatter()
+                        .setPrintStream(new PrintStream(OutputStream.nullOutputStream(), false, StandardCharsets.UTF_8))
+                        .setNodeId(NODE_ID)
+                        .setClusterId(clusterId)
+                        .setControllerListenerName(CONTROLLER_LISTENER)
+                        .setMetadataLogDirectory(directory)
+                        .addDirectory(directory)
+                        .run();
+                LOG.info("Formatted Kafka data directory {} for new cluster {}", dataDirectory, clusterId);
+                return clusterId;
+            } catch (EmbeddedKafkaException e) {
+                throw e;
+            } catch (Exception e) {
+                throw new EmbeddedKafkaException("Cannot format Kafka data directory " + dataDirectory, e);
+            }
+        }
+
+        private static long remainingMillis(long deadlineNanos) {
+            return Math.max(1, Duration.ofNanos(deadlineNanos - System.nanoTime()).toMillis());
+        }
+
+        private static void stopQuietly(KafkaRaftServer server) {
+            try {
+                stop(server);
+            } catch (RuntimeException e) {
+                LOG.warn("Stopping a Kafka broker that failed to start failed too", e);
+            }
+        }
+
+        private static boolean isBindFailure(Throwable failure) {
+            for (Throwable t = failure; t != null; t = t.getCause()) {
+                if (t instanceof java.net.BindException) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        private static int requirePort(int port) {
+            if (port < 0 || port > 65535) {
+                throw new IllegalArgumentException("port out of range: " + port);
+            }
+            return port;
+        }
+
+        private static String requireText(String value, String what) {
+            if (value == null || value.isBlank()) {
+                throw new IllegalArgumentException(what + " must not be blank");
+            }
+            return value;
+        }
+    }
+}

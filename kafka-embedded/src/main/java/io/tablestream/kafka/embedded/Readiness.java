@@ -1,0 +1,63 @@
+package io.tablestream.kafka.embedded;
+
+import java.time.Duration;
+import java.util.Collection;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.DescribeClusterResult;
+import org.apache.kafka.common.Node;
+
+/**
+ * Waits until a broker serves clients: an Admin client's DescribeCluster answers with the expected
+ * cluster id and at least one unfenced broker (fenced brokers are not listed).
+ */
+final class Readiness {
+    private static final Duration RETRY_PAUSE = Duration.ofMillis(50);
+
+    private Readiness() {
+    }
+
+    static void await(String bootstrapServers, String clusterId, long deadlineNanos) {
+        int requestTimeoutMs = (int) Math.max(1_000, Math.min(10_000, millisUntil(deadlineNanos)));
+        Map<String, Object> config = Map.of(
+                AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
+                AdminClientConfig.CLIENT_ID_CONFIG, "embedded-kafka-readiness",
+                AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, requestTimeoutMs,
+                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, requestTimeoutMs,
+                AdminClientConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, 200);
+        Exception lastFailure = null;
+        try (Admin admin = Admin.create(config)) {
+            while (millisUntil(deadlineNanos) > 0) {
+                try {
+                    DescribeClusterResult cluster = admin.describeCluster();
+                    long wait = Math.max(1, millisUntil(deadlineNanos));
+                    Collection<Node> nodes = cluster.nodes().get(wait, TimeUnit.MILLISECONDS);
+                    String actualClusterId = cluster.clusterId().get(wait, TimeUnit.MILLISECONDS);
+                    if (!nodes.isEmpty() && clusterId.equals(actualClusterId)) {
+                        return;
+                    }
+                    lastFailure = new IllegalStateException("cluster " + actualClusterId + " lists brokers " + nodes);
+                } catch (ExecutionException e) {
+                    lastFailure = e;
+                } catch (TimeoutException e) {
+                    lastFailure = e;
+                    break;
+                }
+                Thread.sleep(RETRY_PAUSE.toMillis());
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new EmbeddedKafkaException("Interrupted while waiting for Kafka broker " + bootstrapServers, e);
+        }
+        throw new EmbeddedKafkaException("Kafka broker " + bootstrapServers + " (cluster " + clusterId
+                + ") was not ready within the startup timeout", lastFailure);
+    }
+
+    private static long millisUntil(long deadlineNanos) {
+        return TimeUnit.NANOSECONDS.toMillis(deadlineNanos - System.nanoTime());
+    }
+}

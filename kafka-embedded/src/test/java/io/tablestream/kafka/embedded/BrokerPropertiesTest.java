@@ -1,0 +1,69 @@
+package io.tablestream.kafka.embedded;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.util.Map;
+import kafka.server.KafkaConfig;
+import org.junit.jupiter.api.Test;
+
+class BrokerPropertiesTest {
+    private static final Path DATA = Path.of("/var/lib/tablestream/kafka");
+
+    private static BrokerProperties properties(String host, Map<String, String> overrides) {
+        return new BrokerProperties(DATA, host, 9092, 9093, 30_000, overrides);
+    }
+
+    @Test
+    void isAConfigurationKafkaAcceptsForACombinedSingleNode() {
+        KafkaConfig config = new KafkaConfig(properties("127.0.0.1", Map.of()).asMap(), false);
+
+        assertThat(config.nodeId()).isEqualTo(1);
+        assertThat(config.logDirs()).containsExactly(DATA.toString());
+        assertThat(config.autoCreateTopicsEnable()).isFalse();
+    }
+
+    @Test
+    void advertisesTheClientListenerItBinds() {
+        BrokerProperties properties = properties("127.0.0.1", Map.of());
+
+        assertThat(properties.bootstrapServers()).isEqualTo("127.0.0.1:9092");
+        assertThat(properties.asMap())
+                .containsEntry("listeners", "PLAINTEXT://127.0.0.1:9092,CONTROLLER://127.0.0.1:9093")
+                .containsEntry("advertised.listeners", "PLAINTEXT://127.0.0.1:9092")
+                .containsEntry("controller.quorum.voters", "1@127.0.0.1:9093");
+    }
+
+    @Test
+    void bracketsIpv6Literals() {
+        BrokerProperties properties = properties("::1", Map.of());
+
+        assertThat(properties.bootstrapServers()).isEqualTo("[::1]:9092");
+        assertThat(properties.asMap()).containsEntry("controller.quorum.voters", "1@[::1]:9093");
+    }
+
+    @Test
+    void keepsRecordsAndCommittedOffsetsUnlessATopicSaysOtherwise() {
+        assertThat(properties("127.0.0.1", Map.of()).asMap())
+                .containsEntry("log.retention.ms", "-1")
+                .containsEntry("log.retention.bytes", "-1")
+                .containsEntry("offsets.retention.minutes", Integer.toString(Integer.MAX_VALUE));
+    }
+
+    @Test
+    void givesEveryInternalTopicOneReplica() {
+        assertThat(properties("127.0.0.1", Map.of()).asMap())
+                .containsEntry("offsets.topic.replication.factor", "1")
+                .containsEntry("transaction.state.log.replication.factor", "1")
+                .containsEntry("transaction.state.log.min.isr", "1")
+                .containsEntry("share.coordinator.state.topic.replication.factor", "1")
+                .containsEntry("min.insync.replicas", "1");
+    }
+
+    @Test
+    void letsExtraPropertiesReplaceDefaults() {
+        assertThat(properties("127.0.0.1", Map.of("log.retention.ms", "60000", "num.io.threads", "2")).asMap())
+                .containsEntry("log.retention.ms", "60000")
+                .containsEntry("num.io.threads", "2");
+    }
+}
