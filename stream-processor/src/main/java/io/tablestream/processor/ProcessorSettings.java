@@ -15,10 +15,11 @@ import java.util.Objects;
  * @param sweepInterval how often a task sweeps rows of deleted tables
  * @param sweepBatch at most this many rows per task and round
  * @param clock wall-clock time, for Timestamps and expiry
+ * @param observer told of each applied entity change
  */
 public record ProcessorSettings(Topics topics, int commandPartitions, Duration expiryInterval, int expiryBatch,
                                 Duration sweepInterval, int sweepBatch, Clock clock, AppliedOffsets appliedOffsets,
-                                RegistryEvents registryEvents) {
+                                RegistryEvents registryEvents, ApplyObserver observer) {
     public ProcessorSettings {
         Objects.requireNonNull(topics, "topics");
         Objects.requireNonNull(expiryInterval, "expiryInterval");
@@ -26,6 +27,7 @@ public record ProcessorSettings(Topics topics, int commandPartitions, Duration e
         Objects.requireNonNull(clock, "clock");
         Objects.requireNonNull(appliedOffsets, "appliedOffsets");
         Objects.requireNonNull(registryEvents, "registryEvents");
+        Objects.requireNonNull(observer, "observer");
         if (commandPartitions < 1 || expiryBatch < 1 || sweepBatch < 1) {
             throw new IllegalArgumentException("partitions and batch sizes must be positive");
         }
@@ -34,6 +36,6 @@ public record ProcessorSettings(Topics topics, int commandPartitions, Duration e
     /** Defaults for everything but the topics, partitions and clock. */
     public static ProcessorSettings defaults(Topics topics, int commandPartitions, Clock clock) {
         return new ProcessorSettings(topics, commandPartitions, Duration.ofSeconds(1), 1000, Duration.ofSeconds(5),
-                5000, clock, new AppliedOffsets(), new RegistryEvents());
+                5000, clock, new AppliedOffsets(), new RegistryEvents(), ApplyObserver.NONE);
     }
 }

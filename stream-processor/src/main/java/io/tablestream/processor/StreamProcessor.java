@@ -40,13 +40,13 @@ public final class StreamProcessor implements AutoCloseable {
     private final TableRegistry registry;
     private final Deque<Instant> threadFailures = new ArrayDeque<>();
 
-    private StreamProcessor(StreamProcessorConfig config) {
+    private StreamProcessor(StreamProcessorConfig config, ApplyObserver observer) {
         this.config = config;
         this.topics = Topics.withPrefix(config.topicPrefix());
         this.commandPartitions = TopicInstaller.install(config.bootstrapServers(), topics, config.partitions(),
                 config.replicationFactor());
         this.settings = new ProcessorSettings(topics, commandPartitions, Duration.ofSeconds(1), 1000,
-                Duration.ofSeconds(5), 5000, config.clock(), new AppliedOffsets(), new RegistryEvents());
+                Duration.ofSeconds(5), 5000, config.clock(), new AppliedOffsets(), new RegistryEvents(), observer);
         this.streams = new KafkaStreams(TablestreamTopology.build(settings), streamsProperties(config));
         this.streams.setUncaughtExceptionHandler(this::onThreadFailure);
         this.entities = new StreamsEntityStore(streams, config.clock());
@@ -55,7 +55,12 @@ public final class StreamProcessor implements AutoCloseable {
 
     /** Installs the topics and starts processing; returns once the processor is RUNNING (bounded by {@code timeout}). */
     public static StreamProcessor start(StreamProcessorConfig config, Duration timeout) {
-        StreamProcessor processor = new StreamProcessor(config);
+        return start(config, timeout, ApplyObserver.NONE);
+    }
+
+    /** As {@link #start(StreamProcessorConfig, Duration)}, telling {@code observer} of every applied change. */
+    public static StreamProcessor start(StreamProcessorConfig config, Duration timeout, ApplyObserver observer) {
+        StreamProcessor processor = new StreamProcessor(config, observer);
         try {
             processor.startAndAwaitRunning(timeout);
         } catch (RuntimeException e) {
@@ -104,6 +109,8 @@ public final class StreamProcessor implements AutoCloseable {
         p.put(StreamsConfig.producerPrefix(ProducerConfig.COMPRESSION_TYPE_CONFIG), "lz4");
         p.put(StreamsConfig.consumerPrefix(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG), Topics.MAX_COMMAND_BYTES);
         p.put(StreamsConfig.topicPrefix("max.message.bytes"), Integer.toString(Topics.MAX_ENTITY_RECORD_BYTES));
+        p.put(StreamsConfig.consumerPrefix(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG),
+                config.topicPrefix() + "-" + config.instanceId());
         if (config.applicationServer() != null) {
             p.put(StreamsConfig.APPLICATION_SERVER_CONFIG, config.applicationServer());
         }

@@ -14,6 +14,8 @@ import java.util.Objects;
  * @param partitions partitions of the commands, outcomes and changes topics when they are created
  * @param replicationFactor replication of every topic Tablestream creates, internal ones included
  * @param stateDir where RocksDB keeps the local state
+ * @param instanceId this instance's stable name: its static group membership, so a restart takes its
+ *                   partitions back at once instead of waiting out the session of its former self
  * @param applicationServer this instance's {@code host:port} for routing reads between instances, or null
  * @param streamThreads stream threads of this instance
  * @param standbyReplicas warm copies of each store on other instances, for fast fail-over
@@ -21,12 +23,13 @@ import java.util.Objects;
  * @param overrides further Kafka Streams / client settings, applied last
  */
 public record StreamProcessorConfig(String bootstrapServers, String topicPrefix, int partitions, short replicationFactor,
-                                    Path stateDir, String applicationServer, int streamThreads, int standbyReplicas,
+                                    Path stateDir, String instanceId, String applicationServer, int streamThreads, int standbyReplicas,
                                     Duration commitInterval, Map<String, Object> overrides, Clock clock) {
     public StreamProcessorConfig {
         Objects.requireNonNull(bootstrapServers, "bootstrapServers");
         Objects.requireNonNull(topicPrefix, "topicPrefix");
         Objects.requireNonNull(stateDir, "stateDir");
+        Objects.requireNonNull(instanceId, "instanceId");
         Objects.requireNonNull(commitInterval, "commitInterval");
         Objects.requireNonNull(clock, "clock");
         overrides = Map.copyOf(overrides);
@@ -34,19 +37,24 @@ public record StreamProcessorConfig(String bootstrapServers, String topicPrefix,
 
     /** Defaults for a single node: 8 partitions, replication 1, one thread, 10 ms commits. */
     public static StreamProcessorConfig singleNode(String bootstrapServers, String topicPrefix, Path stateDir) {
-        return new StreamProcessorConfig(bootstrapServers, topicPrefix, 8, (short) 1, stateDir, null, 1, 0,
+        return new StreamProcessorConfig(bootstrapServers, topicPrefix, 8, (short) 1, stateDir, "node-1", null, 1, 0,
                 Duration.ofMillis(10), Map.of(), Clock.systemUTC());
     }
 
     public StreamProcessorConfig withApplicationServer(String hostPort) {
-        return new StreamProcessorConfig(bootstrapServers, topicPrefix, partitions, replicationFactor, stateDir, hostPort,
-                streamThreads, standbyReplicas, commitInterval, overrides, clock);
+        return new StreamProcessorConfig(bootstrapServers, topicPrefix, partitions, replicationFactor, stateDir, instanceId,
+                hostPort, streamThreads, standbyReplicas, commitInterval, overrides, clock);
+    }
+
+    public StreamProcessorConfig withPartitions(int count) {
+        return new StreamProcessorConfig(bootstrapServers, topicPrefix, count, replicationFactor, stateDir, instanceId,
+                applicationServer, streamThreads, standbyReplicas, commitInterval, overrides, clock);
     }
 
     public StreamProcessorConfig withOverrides(Map<String, Object> more) {
         Map<String, Object> all = new java.util.HashMap<>(overrides);
         all.putAll(more);
         return new StreamProcessorConfig(bootstrapServers, topicPrefix, partitions, replicationFactor, stateDir,
-                applicationServer, streamThreads, standbyReplicas, commitInterval, all, clock);
+                instanceId, applicationServer, streamThreads, standbyReplicas, commitInterval, all, clock);
     }
 }

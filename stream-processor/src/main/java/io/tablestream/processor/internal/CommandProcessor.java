@@ -137,6 +137,7 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
         }
         for (EntityChange change : decision.changes()) {
             rows.apply(change);
+            settings.observer().applied(change);
             outputs.change(new ChangeEvent(command.account(), command.tableName(), change, command.id(),
                     command.header().principal(), timestamp), record.timestamp());
         }
