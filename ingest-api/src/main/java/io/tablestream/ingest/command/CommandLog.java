@@ -1,0 +1,28 @@
+package io.tablestream.ingest.command;
+
+import io.tablestream.core.command.Command;
+import io.tablestream.core.command.Outcome;
+import io.tablestream.core.command.SessionToken;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * The command log as the write side sees it: append a command, and, for a sync write, learn its
+ * outcome. Both complete without blocking the caller's thread.
+ */
+public interface CommandLog {
+    /**
+     * Appends {@code command}; completes once the log has it durably (acks=all) with its position.
+     * Fails with a TableServiceException (ServerBusy when the log is unreachable in time).
+     */
+    CompletableFuture<SessionToken.Position> append(Command command);
+
+    /**
+     * Appends {@code command} (whose header must name this instance in replyTo) and completes with
+     * its outcome, or fails with ServerBusy when none arrives within {@code timeout}.
+     */
+    CompletableFuture<Outcome> appendAndAwait(Command command, Duration timeout);
+
+    /** The id outcomes for this instance are keyed by: put it in the replyTo of sync commands. */
+    String instanceId();
+}

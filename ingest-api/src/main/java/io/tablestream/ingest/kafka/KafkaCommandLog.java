@@ -1,0 +1,159 @@
+package io.tablestream.ingest.kafka;
+
+import io.tablestream.core.command.Command;
+import io.tablestream.core.command.CommandKey;
+import io.tablestream.core.command.Outcome;
+import io.tablestream.core.command.SessionToken;
+import io.tablestream.core.error.ErrorCode;
+import io.tablestream.core.error.TableServiceException;
+import io.tablestream.ingest.command.CommandLog;
+import io.tablestream.schemas.LogCodecs;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.RecordTooLargeException;
+import org.apache.kafka.common.errors.RetriableException;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.common.utils.Utils;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The command log on Kafka: an idempotent producer (acks=all) keyed by {@link CommandKey}, so the
+ * default partitioner puts every command on the partition whose task owns it; and an
+ * {@link OutcomeListener} on this instance's reply partition.
+ */
+public final class KafkaCommandLog implements CommandLog, AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(KafkaCommandLog.class);
+
+    private final String commandsTopic;
+    private final String instanceId;
+    private final KafkaProducer<String, byte[]> producer;
+    private final OutcomeListener outcomes;
+
+    private KafkaCommandLog(String commandsTopic, String instanceId, KafkaProducer<String, byte[]> producer,
+                            OutcomeListener outcomes) {
+        this.commandsTopic = commandsTopic;
+        this.instanceId = instanceId;
+        this.producer = producer;
+        this.outcomes = outcomes;
+    }
+
+    /**
+     * Connects to the log.
+     *
+     * @param maxCommandBytes the largest command record the topic accepts
+     * @param overrides further producer/consumer settings (applied to both)
+     */
+    public static KafkaCommandLog open(String bootstrapServers, String commandsTopic, String outcomesTopic,
+                                       String instanceId, int maxCommandBytes, Map<String, Object> overrides) {
+        Objects.requireNonNull(instanceId, "instanceId");
+        Map<String, Object> p = new HashMap<>();
+        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        p.put(ProducerConfig.ACKS_CONFIG, "all");
+        p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+        p.put(ProducerConfig.LINGER_MS_CONFIG, 1);
+        p.put(ProducerConfig.BATCH_SIZE_CONFIG, 256 * 1024);
+        p.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
+        p.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, maxCommandBytes);
+        p.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 30_000);
+        p.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000);
+        p.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 10_000);
+        p.put(ProducerConfig.CLIENT_ID_CONFIG, "tablestream-ingest-" + instanceId);
+        p.putAll(overrides);
+        KafkaProducer<String, byte[]> producer = new KafkaProducer<>(p, new StringSerializer(), new ByteArraySerializer());
+
+        Map<String, Object> c = new HashMap<>();
+        c.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        c.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        c.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        c.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 100);
+        c.put(ConsumerConfig.CLIENT_ID_CONFIG, "tablestream-outcomes-" + instanceId);
+        c.putAll(overrides);
+        KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(c, new StringDeserializer(), new ByteArrayDeserializer());
+        int outcomePartitions = consumer.partitionsFor(outcomesTopic).size();
+        TopicPartition reply = new TopicPartition(outcomesTopic,
+                Utils.toPositive(Utils.murmur2(instanceId.getBytes(StandardCharsets.UTF_8))) % outcomePartitions);
+        return new KafkaCommandLog(commandsTopic, instanceId, producer, new OutcomeListener(consumer, reply, instanceId));
+    }
+
+    @Override
+    public String instanceId() {
+        return instanceId;
+    }
+
+    @Override
+    public CompletableFuture<SessionToken.Position> append(Command command) {
+        CompletableFuture<SessionToken.Position> result = new CompletableFuture<>();
+        ProducerRecord<String, byte[]> record = new ProducerRecord<>(commandsTopic, CommandKey.of(command).value(),
+                LogCodecs.COMMAND.encode(command));
+        try {
+            producer.send(record, (metadata, error) -> {
+                if (error != null) {
+                    result.completeExceptionally(classify(command, error));
+                } else {
+                    result.complete(new SessionToken.Position(metadata.partition(), metadata.offset()));
+                }
+            });
+        } catch (KafkaException e) {
+            result.completeExceptionally(classify(command, e));
+        }
+        return result;
+    }
+
+    @Override
+    public CompletableFuture<Outcome> appendAndAwait(Command command, Duration timeout) {
+        if (!instanceId.equals(command.header().replyTo())) {
+            throw new IllegalArgumentException("a command awaited here must name this instance in replyTo");
+        }
+        CompletableFuture<Outcome> outcome = outcomes.expect(command.id());
+        append(command).whenComplete((position, error) -> {
+            if (error != null) {
+                outcome.completeExceptionally(error);
+            }
+        });
+        return outcome.orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS).exceptionallyCompose(e -> {
+            if (e instanceof TimeoutException) {
+                return CompletableFuture.failedFuture(TableServiceException.of(ErrorCode.SERVER_BUSY,
+                        "The write was accepted but its outcome did not arrive within " + timeout.toMillis()
+                                + " ms; it may still be applied. Retry reading it shortly."));
+            }
+            return CompletableFuture.failedFuture(e);
+        });
+    }
+
+    /** Every producer failure as what the client is told: retriable ones are "busy", the rest internal. */
+    private static TableServiceException classify(Command command, Throwable error) {
+        if (error instanceof RecordTooLargeException) {
+            return TableServiceException.of(ErrorCode.REQUEST_BODY_TOO_LARGE,
+                    "The write is larger than the command log accepts.", error);
+        }
+        if (error instanceof RetriableException || error instanceof org.apache.kafka.common.errors.TimeoutException) {
+            LOG.warn("Command {} could not be appended in time: {}", command.id(), error.toString());
+            return TableServiceException.of(ErrorCode.SERVER_BUSY, "The command log is not reachable right now.", error);
+        }
+        LOG.error("Command {} could not be appended", command.id(), error);
+        return TableServiceException.of(ErrorCode.INTERNAL_ERROR, "The command log refused the write.", error);
+    }
+
+    @Override
+    public void close() {
+        producer.close(Duration.ofSeconds(5));
+        outcomes.close();
+    }
+}

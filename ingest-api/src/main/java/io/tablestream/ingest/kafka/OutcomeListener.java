@@ -1,0 +1,98 @@
+package io.tablestream.ingest.kafka;
+
+import io.tablestream.core.command.Outcome;
+import io.tablestream.schemas.LogCodecs;
+import io.tablestream.schemas.LogFormatException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.WakeupException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Reads the outcomes meant for this instance — its reply partition, where every outcome keyed by
+ * its instance id lands — and completes the waiting request by command id. One thread, one
+ * consumer, no poll loop per request. Starts at the end of the partition: outcomes of commands a
+ * former incarnation sent are nobody's business now.
+ */
+final class OutcomeListener implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(OutcomeListener.class);
+
+    private final KafkaConsumer<String, byte[]> consumer;
+    private final String instanceId;
+    private final Map<String, CompletableFuture<Outcome>> pending = new ConcurrentHashMap<>();
+    private final Thread thread;
+    private volatile boolean running = true;
+
+    OutcomeListener(KafkaConsumer<String, byte[]> consumer, TopicPartition replyPartition, String instanceId) {
+        this.consumer = consumer;
+        this.instanceId = instanceId;
+        consumer.assign(List.of(replyPartition));
+        consumer.seekToEnd(List.of(replyPartition));
+        consumer.position(replyPartition); // resolve now, so no outcome of a command sent from here on is missed
+        this.thread = new Thread(this::run, "outcome-listener");
+        this.thread.setDaemon(true);
+        this.thread.start();
+    }
+
+    /** The outcome of {@code commandId}; register before appending the command. */
+    CompletableFuture<Outcome> expect(String commandId) {
+        CompletableFuture<Outcome> future = new CompletableFuture<>();
+        pending.put(commandId, future);
+        future.whenComplete((o, e) -> pending.remove(commandId, future));
+        return future;
+    }
+
+    int waiting() {
+        return pending.size();
+    }
+
+    private void run() {
+        try {
+            while (running) {
+                for (ConsumerRecord<String, byte[]> record : consumer.poll(Duration.ofMillis(500))) {
+                    if (!instanceId.equals(record.key())) {
+                        continue; // another instance's outcome on the same partition
+                    }
+                    Outcome outcome;
+                    try {
+                        outcome = LogCodecs.OUTCOME.decode(record.value());
+                    } catch (LogFormatException e) {
+                        LOG.error("Unreadable outcome at {}-{} offset {}", record.topic(), record.partition(),
+                                record.offset(), e);
+                        continue;
+                    }
+                    CompletableFuture<Outcome> waiter = pending.get(outcome.commandId());
+                    if (waiter != null) {
+                        waiter.complete(outcome);
+                    }
+                }
+            }
+        } catch (WakeupException e) {
+            if (running) {
+                LOG.error("Outcome listener woken up unexpectedly", e);
+            }
+        } catch (RuntimeException e) {
+            LOG.error("Outcome listener failed; sync writes will time out until restart", e);
+        } finally {
+            consumer.close(Duration.ofSeconds(2));
+        }
+    }
+
+    @Override
+    public void close() {
+        running = false;
+        consumer.wakeup();
+        try {
+            thread.join(5000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
