@@ -19,7 +19,8 @@ import java.util.Objects;
  * @param applicationServer this instance's {@code host:port} for routing reads between instances, or null
  * @param streamThreads stream threads of this instance
  * @param standbyReplicas warm copies of each store on other instances, for fast fail-over
- * @param commitInterval how often a task commits its transaction (latency of a write vs throughput)
+ * @param commitInterval the longest a task goes without committing its transaction; a write someone
+ *                       waits for is committed right after its round of processing regardless
  * @param overrides further Kafka Streams / client settings, applied last
  */
 public record StreamProcessorConfig(String bootstrapServers, String topicPrefix, int partitions, short replicationFactor,
@@ -35,10 +36,13 @@ public record StreamProcessorConfig(String bootstrapServers, String topicPrefix,
         overrides = Map.copyOf(overrides);
     }
 
-    /** Defaults for a single node: 8 partitions, replication 1, one thread, 10 ms commits. */
+    /**
+     * Defaults for a single node: 8 partitions, replication 1, one thread, commits at least every
+     * 100 ms (and right away for a write someone waits for).
+     */
     public static StreamProcessorConfig singleNode(String bootstrapServers, String topicPrefix, Path stateDir) {
         return new StreamProcessorConfig(bootstrapServers, topicPrefix, 8, (short) 1, stateDir, "node-1", null, 1, 0,
-                Duration.ofMillis(10), Map.of(), Clock.systemUTC());
+                Duration.ofMillis(100), Map.of(), Clock.systemUTC());
     }
 
     public StreamProcessorConfig withApplicationServer(String hostPort) {

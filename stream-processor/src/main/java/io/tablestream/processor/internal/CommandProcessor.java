@@ -13,6 +13,7 @@ import io.tablestream.core.error.ErrorCode;
 import io.tablestream.core.error.TableServiceException;
 import io.tablestream.core.model.EdmDateTime;
 import io.tablestream.core.model.EntityKey;
+import io.tablestream.core.model.StoredEntity;
 import io.tablestream.core.model.TableRecord;
 import io.tablestream.core.rules.CommandRules;
 import io.tablestream.core.rules.TimeToLive;
@@ -25,7 +26,9 @@ import io.tablestream.processor.store.StoreNames;
 import io.tablestream.schemas.LogCodecs;
 import io.tablestream.schemas.LogFormatException;
 import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.apache.kafka.common.utils.Utils;
 import org.apache.kafka.streams.processor.PunctuationType;
@@ -82,9 +85,11 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
         try {
             command = LogCodecs.COMMAND.decode(record.value());
         } catch (LogFormatException e) {
-            reject(record, LogCodecs.commandHeaderOf(record.value()).orElse(null), ErrorCode.INVALID_INPUT,
-                    "The command cannot be read: " + e.getMessage(), null, partition, offset);
+            CommandHeader header = LogCodecs.commandHeaderOf(record.value()).orElse(null);
+            reject(record, header, ErrorCode.INVALID_INPUT, "The command cannot be read: " + e.getMessage(), null,
+                    partition, offset);
             done(partition, offset);
+            commitSoonFor(header);
             return;
         }
         int expected = partitionFor(CommandKey.of(command));
@@ -98,6 +103,7 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
             handle(record, (TableCommand) command, partition, offset);
         }
         done(partition, offset);
+        commitSoonFor(command.header());
     }
 
     private void handle(Record<byte[], byte[]> record, EntityCommand command, int partition, long offset) {
@@ -118,10 +124,13 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
         EdmDateTime now = EdmDateTime.of(settings.clock().instant());
         EdmDateTime timestamp = taskState.nextTimestamp(now);
         EntityDecision decision;
+        Map<String, StoredEntity> stored = new HashMap<>();
         try {
-            decision = EntityDecider.decide(command,
-                    rowKey -> rows.live(EntityKey.of(command.tableId(), command.partitionKey(), rowKey), now),
-                    timestamp, table.get().defaultTtlSeconds());
+            decision = EntityDecider.decide(command, rowKey -> {
+                StoredEntity s = rows.stored(EntityKey.of(command.tableId(), command.partitionKey(), rowKey));
+                stored.put(rowKey, s);
+                return s == null || s.isExpiredAt(now) ? null : s;
+            }, timestamp, table.get().defaultTtlSeconds());
         } catch (LogFormatException e) {
             // A stored row that cannot be read is a fault of this store, not of the command.
             LOG.error("Command {} at partition {} offset {} met an unreadable stored entity", command.id(),
@@ -136,7 +145,7 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
             return;
         }
         for (EntityChange change : decision.changes()) {
-            rows.apply(change);
+            rows.apply(change, stored.get(change.rowKey()));
             settings.observer().applied(change);
             outputs.change(new ChangeEvent(command.account(), command.tableName(), change, command.id(),
                     command.header().principal(), timestamp), record.timestamp());
@@ -206,6 +215,17 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
     private void done(int partition, long offset) {
         taskState.applied(offset);
         settings.appliedOffsets().advance(partition, offset);
+    }
+
+    /**
+     * Someone waits for this command's outcome: ask Streams to commit right after this round of
+     * processing instead of at the end of the commit interval. Under load a round holds many
+     * commands, so this is a group commit; idle, it answers a lone write at once.
+     */
+    private void commitSoonFor(CommandHeader header) {
+        if (header != null && header.replyTo() != null) {
+            context.commit();
+        }
     }
 
     private int partitionFor(CommandKey key) {

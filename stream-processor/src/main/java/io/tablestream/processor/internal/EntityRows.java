@@ -46,8 +46,16 @@ final class EntityRows {
     /** Applies a change to the store and the expiry index. */
     void apply(EntityChange change) {
         EntityKey key = EntityKey.of(change.tableId(), change.partitionKey(), change.rowKey());
+        apply(change, stored(key));
+    }
+
+    /**
+     * Applies a change whose current stored version (expired or not, or null) the caller already
+     * read, sparing a second read and decode of the row.
+     */
+    void apply(EntityChange change, StoredEntity previous) {
+        EntityKey key = EntityKey.of(change.tableId(), change.partitionKey(), change.rowKey());
         byte[] keyBytes = KeyCodec.encode(key);
-        StoredEntity previous = stored(key);
         if (previous != null && previous.expiresAt() != null) {
             expiry.delete(Bytes.wrap(expiryKey(previous.expiresAt(), keyBytes)));
         }

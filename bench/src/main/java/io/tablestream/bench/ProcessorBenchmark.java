@@ -1,0 +1,150 @@
+package io.tablestream.bench;
+
+import io.tablestream.core.command.Command;
+import io.tablestream.core.command.CommandHeader;
+import io.tablestream.core.command.EntityCommand;
+import io.tablestream.core.command.EntityOperation;
+import io.tablestream.core.command.Outcome;
+import io.tablestream.core.command.TableCommand;
+import io.tablestream.core.model.EdmDouble;
+import io.tablestream.core.model.EdmInt64;
+import io.tablestream.core.model.EdmString;
+import io.tablestream.core.model.EdmValue;
+import io.tablestream.core.model.TableName;
+import io.tablestream.ingest.kafka.KafkaCommandLog;
+import io.tablestream.kafka.embedded.EmbeddedKafkaBroker;
+import io.tablestream.processor.StreamProcessor;
+import io.tablestream.processor.StreamProcessorConfig;
+import io.tablestream.processor.Topics;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Drives commands through the stream processor on the embedded broker, exactly-once on, through
+ * the same command log client the HTTP API uses, and reports:
+ * <ol>
+ *   <li>the round trip of a lone command (append → applied → outcome back), sequentially, p50/p99;</li>
+ *   <li>applied entities per second with batches of 100 entities, many batches in flight.</li>
+ * </ol>
+ * Usage: {@code bench/run-processor-bench.sh [loneCommands] [batches] [inFlight] [commitIntervalMs]}.
+ */
+public final class ProcessorBenchmark {
+    private static final String ACCOUNT = "bench";
+
+    private ProcessorBenchmark() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        int lone = args.length > 0 ? Integer.parseInt(args[0]) : 2000;
+        int batches = args.length > 1 ? Integer.parseInt(args[1]) : 2000;
+        int inFlight = args.length > 2 ? Integer.parseInt(args[2]) : 64;
+        int commitMs = args.length > 3 ? Integer.parseInt(args[3]) : 10;
+        Path dir = Files.createTempDirectory("tablestream-bench");
+        System.out.printf("machine: %d cores, Java %s; exactly_once_v2, commit.interval.ms=%d, 8 partitions%n",
+                Runtime.getRuntime().availableProcessors(), System.getProperty("java.version"), commitMs);
+        try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.builder(dir.resolve("kafka")).start()) {
+            StreamProcessorConfig config = StreamProcessorConfig.singleNode(broker.bootstrapServers(), "bench",
+                    dir.resolve("state"));
+            config = new StreamProcessorConfig(config.bootstrapServers(), config.topicPrefix(), 8, (short) 1,
+                    config.stateDir(), config.instanceId(), null, 1, 0, Duration.ofMillis(commitMs), Map.of(),
+                    config.clock());
+            try (StreamProcessor processor = StreamProcessor.start(config, Duration.ofSeconds(120));
+                 KafkaCommandLog log = KafkaCommandLog.open(broker.bootstrapServers(),
+                         processor.topics().commands().name(), processor.topics().outcomes().name(),
+                         "bench-" + UUID.randomUUID(), Topics.MAX_COMMAND_BYTES, Map.of())) {
+                long tableId = await(log, TableCommand.create(header(log), TableName.of("Telemetry"), null))
+                        .table().tableId();
+                warmUp(log, tableId);
+                loneCommands(log, tableId, lone);
+                batchThroughput(log, tableId, batches, inFlight);
+            }
+        }
+    }
+
+    private static CommandHeader header(KafkaCommandLog log) {
+        return new CommandHeader(UUID.randomUUID().toString(), ACCOUNT, System.currentTimeMillis(), log.instanceId(),
+                "bench");
+    }
+
+    private static Outcome await(KafkaCommandLog log, Command command) throws Exception {
+        Outcome o = log.appendAndAwait(command, Duration.ofSeconds(60)).get(70, TimeUnit.SECONDS);
+        if (!o.succeeded()) {
+            throw new IllegalStateException("command failed: " + o.failure());
+        }
+        return o;
+    }
+
+    private static Map<String, EdmValue> reading(long i) {
+        Map<String, EdmValue> p = new LinkedHashMap<>();
+        p.put("Device", EdmString.of("device-" + (i % 1000)));
+        p.put("Seq", EdmInt64.of(i));
+        p.put("Temperature", EdmDouble.of(20 + (i % 100) / 10.0));
+        p.put("Note", EdmString.of("x".repeat(100)));
+        return p;
+    }
+
+    private static void warmUp(KafkaCommandLog log, long tableId) throws Exception {
+        for (int i = 0; i < 300; i++) {
+            await(log, EntityCommand.single(header(log), tableId, TableName.of("Telemetry"), "warm",
+                    EntityOperation.of(EntityOperation.Type.INSERT_OR_REPLACE, "r" + i, null, reading(i))));
+        }
+    }
+
+    private static void loneCommands(KafkaCommandLog log, long tableId, int n) throws Exception {
+        Percentiles latency = new Percentiles();
+        long start = System.nanoTime();
+        for (int i = 0; i < n; i++) {
+            EntityCommand c = EntityCommand.single(header(log), tableId, TableName.of("Telemetry"), "lone-" + (i % 64),
+                    EntityOperation.of(EntityOperation.Type.INSERT, "r" + i, null, reading(i)));
+            long t0 = System.nanoTime();
+            await(log, c);
+            latency.add(System.nanoTime() - t0);
+        }
+        double seconds = (System.nanoTime() - start) / 1e9;
+        System.out.printf("lone command round trip: %d sequential commands, p50 %.2f ms, p99 %.2f ms, max %.2f ms (%.0f commands/s)%n",
+                n, latency.millis(50), latency.millis(99), latency.millis(100), n / seconds);
+    }
+
+    private static void batchThroughput(KafkaCommandLog log, long tableId, int batches, int inFlight)
+            throws Exception {
+        Semaphore window = new Semaphore(inFlight);
+        AtomicLong failures = new AtomicLong();
+        Percentiles latency = new Percentiles();
+        List<CompletableFuture<Outcome>> all = new ArrayList<>(batches);
+        long start = System.nanoTime();
+        for (int b = 0; b < batches; b++) {
+            List<EntityOperation> ops = new ArrayList<>(100);
+            for (int i = 0; i < 100; i++) {
+                long seq = (long) b * 100 + i;
+                ops.add(EntityOperation.of(EntityOperation.Type.INSERT, String.format("%08d", seq), null, reading(seq)));
+            }
+            EntityCommand c = EntityCommand.batch(header(log), tableId, TableName.of("Telemetry"),
+                    "device-" + (b % 1000), ops);
+            window.acquire();
+            long t0 = System.nanoTime();
+            all.add(log.appendAndAwait(c, Duration.ofSeconds(120)).whenComplete((o, e) -> {
+                window.release();
+                latency.add(System.nanoTime() - t0);
+                if (e != null || !o.succeeded()) {
+                    failures.incrementAndGet();
+                }
+            }));
+        }
+        CompletableFuture.allOf(all.toArray(CompletableFuture[]::new)).get(600, TimeUnit.SECONDS);
+        double seconds = (System.nanoTime() - start) / 1e9;
+        long entities = (long) batches * 100;
+        System.out.printf("batch ingest: %d batches of 100 (%d entities, ~190 B each), %d in flight: %.1f s, %.0f entities/s; batch round trip p50 %.1f ms, p99 %.1f ms; failures %d%n",
+                batches, entities, inFlight, seconds, entities / seconds, latency.millis(50), latency.millis(99),
+                failures.get());
+    }
+}
