@@ -23,7 +23,7 @@ import java.util.TreeMap;
  * it must not be decoded or normalised on the way in. The account is the first path segment
  * (path-style addressing, as the storage emulator uses).
  *
- * @param method the HTTP method as sent ({@code GET}, {@code MERGE}, ...)
+ * @param method the HTTP method ({@code GET}, {@code MERGE}, ...), kept in upper case as SharedKey signs it
  * @param rawPath the request path as received, percent-encoded, e.g. {@code /devstoreaccount1/Tables}
  * @param query decoded query parameters in arrival order, each with its values in arrival order
  * @param headers header values by name, names case-insensitive
@@ -34,7 +34,7 @@ public record SignedRequest(String method, String rawPath, Map<String, List<Stri
                             Map<String, List<String>> headers, boolean https, InetAddress clientAddress) {
 
     public SignedRequest {
-        Objects.requireNonNull(method, "method");
+        method = Objects.requireNonNull(method, "method").toUpperCase(Locale.ROOT);
         Objects.requireNonNull(rawPath, "rawPath");
         query = freeze(query, false);
         headers = freeze(headers, true);
@@ -164,7 +164,7 @@ public record SignedRequest(String method, String rawPath, Map<String, List<Stri
         }
 
         public Builder method(String method) {
-            this.method = method.toUpperCase(Locale.ROOT);
+            this.method = method;
             return this;
         }
 
