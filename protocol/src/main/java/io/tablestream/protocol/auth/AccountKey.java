@@ -1,0 +1,40 @@
+package io.tablestream.protocol.auth;
+
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.util.Base64;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
+
+/** One decoded account key and the label it is audited under ({@code key1}, {@code key2}). Never printed. */
+final class AccountKey {
+    private static final String HMAC_SHA256 = "HmacSHA256";
+
+    private final String label;
+    private final SecretKeySpec key;
+
+    AccountKey(String label, byte[] decoded) {
+        this.label = label;
+        this.key = new SecretKeySpec(decoded, HMAC_SHA256);
+    }
+
+    String label() {
+        return label;
+    }
+
+    /** Base64 of HMAC-SHA256 over the UTF-8 bytes of {@code stringToSign}: the storage signature. */
+    String sign(String stringToSign) {
+        try {
+            Mac mac = Mac.getInstance(HMAC_SHA256);
+            mac.init(key);
+            return Base64.getEncoder().encodeToString(mac.doFinal(stringToSign.getBytes(StandardCharsets.UTF_8)));
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("HmacSHA256 is not available", e);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return label;
+    }
+}

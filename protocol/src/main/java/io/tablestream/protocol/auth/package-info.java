@@ -1,0 +1,8 @@
+/**
+ * Authentication and authorization of Table service requests, on plain values (no HTTP types):
+ * the HTTP layer describes a request as a {@link io.tablestream.protocol.auth.SignedRequest},
+ * {@link io.tablestream.protocol.auth.Authenticator} turns it into a
+ * {@link io.tablestream.protocol.auth.Principal}, and the principal authorizes each
+ * {@link io.tablestream.protocol.auth.Access}.
+ */
+package io.tablestream.protocol.auth;
