@@ -16,8 +16,8 @@ import java.util.Optional;
  * batch response as an {@code application/http} part.
  *
  * <p>The factories give each kind of outcome the header fields, in the order, that the Table service
- * writes for it (recorded service responses: the REST reference's batch samples, the JS and .NET SDKs'
- * recorded sessions). {@code Content-ID} is echoed first when the request gave one.
+ * writes for it (the REST reference's batch samples, and responses recorded from the service in the JS
+ * SDKs' test sessions, 2014 to 2021). {@code Content-ID} is echoed first when the request gave one.
  * <ul>
  *   <li>insert, {@code Prefer: return-no-content}: 204; nosniff, no-cache, {@code Preference-Applied},
  *       {@code DataServiceVersion: 3.0;}, {@code Location}, {@code DataServiceId}, {@code ETag};</li>
@@ -29,7 +29,8 @@ import java.util.Optional;
  *   <li>a failed operation: its error status; nosniff, {@code DataServiceVersion: 3.0;},
  *       {@code Content-Type} of minimal-metadata JSON; the {@code odata.error} body whose message starts
  *       with the operation's index. No {@code Cache-Control} and no {@code x-ms-error-code} inside the part:
- *       the service writes neither there, and the SDKs read the code from the body.</li>
+ *       the service's recent responses (2020, 2021) carry neither there, and the SDKs read the code from
+ *       the body.</li>
  * </ul>
  */
 public record OperationResponse(int status, HeaderFields headers, byte[] body) {

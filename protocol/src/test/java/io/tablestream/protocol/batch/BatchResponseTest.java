@@ -14,8 +14,8 @@ import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
 /**
- * Golden tests of the response bytes, in the shape of the service's recorded batch responses: the REST
- * reference's samples and responses recorded from the service in the JS and .NET SDKs' test sessions.
+ * Golden tests of the response bytes, in the shape of the service's batch responses: the REST reference's
+ * samples and responses recorded from the service in the JS SDKs' test sessions.
  */
 class BatchResponseTest {
     private static final UUID BATCH = UUID.fromString("e69b1c6c-62ff-471e-ab88-9a4aeef0a880");
