@@ -33,6 +33,16 @@ public record ODataContext(String baseUrl, String accountName, TableName table) 
         return new ODataContext(baseUrl, accountName, Objects.requireNonNull(table, "table"));
     }
 
+    /** The entity's URL, e.g. {@code http://h/acct/Orders(PartitionKey='p',RowKey='r')} (Location, DataServiceId). */
+    public String entityUrl(String partitionKey, String rowKey) {
+        return ODataUrls.entityId(this, partitionKey, rowKey);
+    }
+
+    /** The table's URL, e.g. {@code http://h/acct/Tables('Orders')}. */
+    public String tableUrl(TableName table) {
+        return ODataUrls.tableId(this, table);
+    }
+
     TableName requireTable() {
         if (table == null) {
             throw new IllegalStateException("This response needs an ODataContext with a table");

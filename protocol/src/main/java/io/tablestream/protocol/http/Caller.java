@@ -17,6 +17,12 @@ public interface Caller {
      */
     void authorize(Operation operation, String table, String partitionKey, String rowKey);
 
-    /** The keys the caller may read in {@code table}: {@link KeyRange#ALL} unless a SAS restricts them. */
+    /**
+     * A range covering the keys the caller may read in {@code table}: {@link KeyRange#ALL} unless a
+     * SAS restricts them. It may cover more than the SAS allows; {@link #mayRead} decides per entity.
+     */
     KeyRange readableKeys(String table);
+
+    /** Whether the caller may read the entity at these keys of {@code table} (checked on every row a query returns). */
+    boolean mayRead(String table, String partitionKey, String rowKey);
 }

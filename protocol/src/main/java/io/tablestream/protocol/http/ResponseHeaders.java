@@ -6,8 +6,6 @@ import java.time.format.DateTimeFormatter;
 
 /** Headers every response carries. */
 public final class ResponseHeaders {
-    public static final String JSON_NO_METADATA_STREAMING = ";streaming=true;charset=utf-8";
-
     private ResponseHeaders() {
     }
 
@@ -22,12 +20,12 @@ public final class ResponseHeaders {
         }
     }
 
-    /** Headers of an OData (JSON) response. */
+    /** Headers of an OData (JSON) response; {@code contentType} null when there is no body. */
     public static void odata(Context http, RequestContext request, String contentType) {
         standard(http, request);
         http.header(Headers.DATA_SERVICE_VERSION, "3.0;");
         if (contentType != null) {
-            http.contentType(contentType + JSON_NO_METADATA_STREAMING);
+            http.contentType(contentType);
         }
     }
 }

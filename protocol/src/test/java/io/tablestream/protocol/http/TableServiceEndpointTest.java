@@ -33,6 +33,11 @@ class TableServiceEndpointTest {
         public KeyRange readableKeys(String table) {
             return KeyRange.ALL;
         }
+
+        @Override
+        public boolean mayRead(String table, String partitionKey, String rowKey) {
+            return true;
+        }
     };
 
     private Javalin app;

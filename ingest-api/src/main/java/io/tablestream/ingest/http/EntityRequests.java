@@ -1,0 +1,49 @@
+package io.tablestream.ingest.http;
+
+import io.tablestream.core.command.EntityOperation;
+import io.tablestream.core.error.ErrorCode;
+import io.tablestream.core.error.TableServiceException;
+import io.tablestream.protocol.http.Operation;
+import java.util.regex.Pattern;
+
+/** How a write operation of the protocol becomes an entity operation of a command. */
+final class EntityRequests {
+    /** {@code *}, or an entity tag: optionally weak, then a quoted string. */
+    private static final Pattern ETAG = Pattern.compile("\\*|(W/)?\"[^\"\\r\\n]*\"");
+
+    private EntityRequests() {
+    }
+
+    static EntityOperation.Type typeOf(Operation operation) {
+        return switch (operation) {
+            case INSERT_ENTITY -> EntityOperation.Type.INSERT;
+            case UPDATE_ENTITY -> EntityOperation.Type.REPLACE;
+            case MERGE_ENTITY -> EntityOperation.Type.MERGE;
+            case INSERT_OR_REPLACE_ENTITY -> EntityOperation.Type.INSERT_OR_REPLACE;
+            case INSERT_OR_MERGE_ENTITY -> EntityOperation.Type.INSERT_OR_MERGE;
+            case DELETE_ENTITY -> EntityOperation.Type.DELETE;
+            default -> throw TableServiceException.of(ErrorCode.INVALID_INPUT,
+                    "The operation " + operation + " does not write an entity.");
+        };
+    }
+
+    /**
+     * The If-Match condition an operation carries: required for delete (the service refuses a delete
+     * without one), present for update and merge (else they would be upserts), and well-formed.
+     */
+    static String condition(EntityOperation.Type type, String ifMatch) {
+        if (ifMatch == null) {
+            if (type == EntityOperation.Type.DELETE) {
+                throw TableServiceException.of(ErrorCode.MISSING_REQUIRED_HEADER,
+                        "Delete Entity needs an If-Match header ('*' or the entity's ETag).");
+            }
+            return null;
+        }
+        String value = ifMatch.strip();
+        if (!ETAG.matcher(value).matches()) {
+            throw TableServiceException.of(ErrorCode.INVALID_INPUT,
+                    "The ETag value in the If-Match header is not valid.");
+        }
+        return value;
+    }
+}

@@ -1,0 +1,43 @@
+package io.tablestream.ingest.http;
+
+import io.tablestream.core.registry.TableRegistry;
+import io.tablestream.ingest.command.CommandLog;
+import io.tablestream.ingest.command.CommandSubmitter;
+import io.tablestream.protocol.http.Operation;
+import io.tablestream.protocol.http.OperationHandler;
+import io.tablestream.protocol.http.TableLookup;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.concurrent.Executor;
+
+/** The write side's handlers, one per write operation, for the protocol's pipeline to mount. */
+public final class WriteHandlers {
+    private WriteHandlers() {
+    }
+
+    /**
+     * @param writeTimeout how long a sync write waits for its outcome before answering 503
+     * @param registryTimeout how long a table create/delete waits for this instance's registry view
+     * @param responders where answers are written once an outcome arrives (never the Kafka threads)
+     */
+    public static Map<Operation, OperationHandler> create(CommandLog log, TableRegistry registry, Clock clock,
+                                                          Duration writeTimeout, Duration registryTimeout,
+                                                          Executor responders) {
+        CommandSubmitter submitter = new CommandSubmitter(log, clock, writeTimeout);
+        TableLookup tables = new TableLookup(registry);
+        TableWriteHandlers tableWrites = new TableWriteHandlers(submitter, registry, registryTimeout, responders);
+        EntityWriteHandlers entityWrites = new EntityWriteHandlers(submitter, tables, responders);
+        BatchWriteHandler batch = new BatchWriteHandler(submitter, tables, clock, responders);
+        Map<Operation, OperationHandler> handlers = new EnumMap<>(Operation.class);
+        handlers.put(Operation.CREATE_TABLE, tableWrites::create);
+        handlers.put(Operation.DELETE_TABLE, tableWrites::delete);
+        for (Operation op : new Operation[] {Operation.INSERT_ENTITY, Operation.UPDATE_ENTITY, Operation.MERGE_ENTITY,
+                Operation.INSERT_OR_REPLACE_ENTITY, Operation.INSERT_OR_MERGE_ENTITY, Operation.DELETE_ENTITY}) {
+            handlers.put(op, entityWrites::handle);
+        }
+        handlers.put(Operation.BATCH, batch::handle);
+        return handlers;
+    }
+}

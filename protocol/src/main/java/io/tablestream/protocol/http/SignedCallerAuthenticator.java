@@ -1,0 +1,100 @@
+package io.tablestream.protocol.http;
+
+import io.javalin.http.Context;
+import io.tablestream.core.filter.KeyRange;
+import io.tablestream.core.model.TableName;
+import io.tablestream.protocol.auth.Access;
+import io.tablestream.protocol.auth.Principal;
+import io.tablestream.protocol.auth.SignedRequest;
+import jakarta.servlet.http.HttpServletRequest;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.util.Collections;
+
+/**
+ * Authenticates requests with the storage schemes (SharedKey, SharedKeyLite, service and account
+ * SAS) of {@link io.tablestream.protocol.auth.Authenticator}, and authorizes each operation
+ * against what the credentials allow.
+ */
+public final class SignedCallerAuthenticator implements Authenticator {
+    private final io.tablestream.protocol.auth.Authenticator authenticator;
+
+    public SignedCallerAuthenticator(io.tablestream.protocol.auth.Authenticator authenticator) {
+        this.authenticator = authenticator;
+    }
+
+    @Override
+    public Caller authenticate(RequestContext request, Context http) {
+        return new PrincipalCaller(authenticator.authenticate(signedRequest(http)));
+    }
+
+    /** The request as signatures see it: the path exactly as received, the headers, the query. */
+    static SignedRequest signedRequest(Context http) {
+        HttpServletRequest req = http.req();
+        SignedRequest.Builder b = SignedRequest.builder()
+                .method(req.getMethod())
+                .rawPath(req.getRequestURI())
+                .rawQuery(req.getQueryString())
+                .https(req.isSecure());
+        for (String name : Collections.list(req.getHeaderNames())) {
+            for (String value : Collections.list(req.getHeaders(name))) {
+                b.header(name, value);
+            }
+        }
+        try {
+            b.clientAddress(InetAddress.getByName(req.getRemoteAddr()));
+        } catch (UnknownHostException e) {
+            // a literal address never needs a lookup; leave it unknown
+        }
+        return b.build();
+    }
+
+    /** A {@link Caller} backed by an authenticated {@link Principal}. */
+    static final class PrincipalCaller implements Caller {
+        private final Principal principal;
+
+        PrincipalCaller(Principal principal) {
+            this.principal = principal;
+        }
+
+        @Override
+        public String principal() {
+            return principal.audit();
+        }
+
+        @Override
+        public void authorize(Operation operation, String table, String partitionKey, String rowKey) {
+            principal.authorize(access(operation, table == null ? null : TableName.of(table), partitionKey, rowKey));
+        }
+
+        @Override
+        public KeyRange readableKeys(String table) {
+            return principal.keyRange();
+        }
+
+        @Override
+        public boolean mayRead(String table, String partitionKey, String rowKey) {
+            return principal.contains(partitionKey, rowKey);
+        }
+
+        static Access access(Operation operation, TableName table, String pk, String rk) {
+            return switch (operation) {
+                case QUERY_TABLES -> Access.queryTables();
+                case CREATE_TABLE -> Access.createTable(table);
+                case DELETE_TABLE -> Access.deleteTable(table);
+                case QUERY_ENTITIES -> Access.queryEntities(table);
+                case GET_ENTITY -> Access.getEntity(table, pk, rk);
+                case INSERT_ENTITY -> Access.insertEntity(table, pk, rk);
+                case UPDATE_ENTITY, MERGE_ENTITY -> Access.updateEntity(table, pk, rk);
+                case INSERT_OR_REPLACE_ENTITY, INSERT_OR_MERGE_ENTITY -> Access.upsertEntity(table, pk, rk);
+                case DELETE_ENTITY -> Access.deleteEntity(table, pk, rk);
+                case BATCH -> Access.submitBatch();
+                case GET_TABLE_ACL -> Access.getTableAcl(table);
+                case SET_TABLE_ACL -> Access.setTableAcl(table);
+                case GET_SERVICE_PROPERTIES -> Access.getServiceProperties();
+                case SET_SERVICE_PROPERTIES -> Access.setServiceProperties();
+                case PREFLIGHT -> Access.preflight();
+            };
+        }
+    }
+}

@@ -1,0 +1,45 @@
+package io.tablestream.query.plan;
+
+import io.tablestream.core.codec.EntityContinuation;
+import io.tablestream.core.error.ErrorCode;
+import io.tablestream.core.error.TableServiceException;
+import io.tablestream.core.filter.Filter;
+import io.tablestream.core.filter.KeyRange;
+import io.tablestream.core.filter.Select;
+import io.tablestream.core.rules.Limits;
+import java.util.Optional;
+
+/**
+ * A Query Entities request, compiled once: the predicate, the key range it implies (narrowed to
+ * what the caller may read), the projection, the page size and where to resume.
+ */
+public record EntityQuery(Filter filter, KeyRange keys, Select select, int top,
+                          Optional<EntityContinuation> resumeAt) {
+
+    /**
+     * @param readable the keys the caller may read (a SAS may narrow them)
+     */
+    public static EntityQuery of(String filter, String select, String top, String nextPartitionKey,
+                                 String nextRowKey, KeyRange readable) {
+        Filter f = Filter.parse(filter);
+        return new EntityQuery(f, f.keyRange().intersect(readable), Select.parse(select), top(top),
+                EntityContinuation.fromQuery(nextPartitionKey, nextRowKey));
+    }
+
+    /** {@code $top}: 1 to 1,000; absent means a full page of 1,000. */
+    public static int top(String value) {
+        if (value == null) {
+            return Limits.MAX_PAGE_SIZE;
+        }
+        try {
+            int n = Integer.parseInt(value.strip());
+            if (n >= 1 && n <= Limits.MAX_PAGE_SIZE) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // fall through
+        }
+        throw TableServiceException.of(ErrorCode.INVALID_INPUT,
+                "$top must be an integer from 1 to " + Limits.MAX_PAGE_SIZE + ".");
+    }
+}

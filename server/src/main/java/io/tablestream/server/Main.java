@@ -1,0 +1,51 @@
+package io.tablestream.server;
+
+import java.nio.file.Path;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs a Tablestream instance until SIGTERM/SIGINT. Usage: {@code Main [--config file.properties]};
+ * every setting can also come from {@code TABLESTREAM_*} environment variables or
+ * {@code -Dtablestream.*} system properties (see {@link ServerSettings}).
+ */
+public final class Main {
+    private static final Logger LOG = LoggerFactory.getLogger(Main.class);
+
+    private Main() {
+    }
+
+    public static void main(String[] args) {
+        Path configFile = null;
+        for (int i = 0; i < args.length; i++) {
+            if (args[i].equals("--config") && i + 1 < args.length) {
+                configFile = Path.of(args[++i]);
+            } else if (args[i].equals("--help")) {
+                printSettings();
+                return;
+            } else {
+                System.err.println("Unknown argument " + args[i] + "; use --config <file> or --help");
+                System.exit(2);
+            }
+        }
+        TablestreamServer server;
+        try {
+            server = TablestreamServer.start(ServerConfig.load(configFile));
+        } catch (RuntimeException e) {
+            LOG.error("Tablestream failed to start", e);
+            System.exit(1);
+            return;
+        }
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            LOG.info("Stopping Tablestream");
+            server.close();
+        }, "shutdown"));
+    }
+
+    private static void printSettings() {
+        for (Setting<?> s : ServerSettings.ALL) {
+            System.out.printf("%-26s %-40s default %-12s %s%n", s.name(), s.environmentVariable(),
+                    "'" + s.defaultValue() + "'", s.description());
+        }
+    }
+}

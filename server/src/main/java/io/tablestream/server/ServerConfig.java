@@ -1,0 +1,82 @@
+package io.tablestream.server;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Properties;
+
+/**
+ * The server's configuration: values by setting, read from system properties, the environment, an
+ * optional properties file (keys as the setting names, e.g. {@code port=10002}), then defaults.
+ */
+public final class ServerConfig {
+    private final Map<String, String> system;
+    private final Map<String, String> environment;
+    private final Map<String, String> file;
+    private final Map<String, String> overrides = new HashMap<>();
+
+    private ServerConfig(Map<String, String> system, Map<String, String> environment, Map<String, String> file) {
+        this.system = system;
+        this.environment = environment;
+        this.file = file;
+    }
+
+    /** From this process's system properties and environment, and {@code configFile} if not null. */
+    public static ServerConfig load(Path configFile) {
+        Map<String, String> sys = new HashMap<>();
+        System.getProperties().forEach((k, v) -> sys.put(k.toString(), v.toString()));
+        return new ServerConfig(sys, System.getenv(), readFile(configFile));
+    }
+
+    /** Only defaults and the given values (for tests and embedding). */
+    public static ServerConfig of(Map<Setting<?>, ?> values) {
+        ServerConfig config = new ServerConfig(Map.of(), Map.of(), Map.of());
+        values.forEach((setting, value) -> config.overrides.put(setting.name(), String.valueOf(value)));
+        return config;
+    }
+
+    public <T> T get(Setting<T> setting) {
+        String raw = overrides.get(setting.name());
+        String source = "override";
+        if (raw == null) {
+            raw = system.get(setting.propertyName());
+            source = "system property " + setting.propertyName();
+        }
+        if (raw == null) {
+            raw = environment.get(setting.environmentVariable());
+            source = "environment variable " + setting.environmentVariable();
+        }
+        if (raw == null) {
+            raw = file.get(setting.name());
+            source = "configuration file key " + setting.name();
+        }
+        if (raw == null) {
+            return setting.defaultValue();
+        }
+        try {
+            return setting.parser().apply(raw);
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException("Invalid " + source + ": " + setting.description() + " (" + e.getMessage()
+                    + ")", e);
+        }
+    }
+
+    private static Map<String, String> readFile(Path path) {
+        Map<String, String> values = new HashMap<>();
+        if (path == null) {
+            return values;
+        }
+        Properties p = new Properties();
+        try (InputStream in = Files.newInputStream(path)) {
+            p.load(in);
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot read the configuration file " + path, e);
+        }
+        p.forEach((k, v) -> values.put(k.toString(), v.toString()));
+        return values;
+    }
+}

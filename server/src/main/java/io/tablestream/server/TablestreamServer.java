@@ -1,0 +1,165 @@
+package io.tablestream.server;
+
+import io.javalin.Javalin;
+import io.tablestream.ingest.http.WriteHandlers;
+import io.tablestream.ingest.kafka.KafkaCommandLog;
+import io.tablestream.kafka.embedded.EmbeddedKafkaBroker;
+import io.tablestream.processor.StreamProcessor;
+import io.tablestream.processor.StreamProcessorConfig;
+import io.tablestream.processor.Topics;
+import io.tablestream.protocol.auth.AccountKeys;
+import io.tablestream.protocol.auth.AuthenticationSettings;
+import io.tablestream.protocol.auth.Authenticator;
+import io.tablestream.protocol.auth.StoredAccessPolicies;
+import io.tablestream.protocol.http.Operation;
+import io.tablestream.protocol.http.OperationHandler;
+import io.tablestream.protocol.http.SignedCallerAuthenticator;
+import io.tablestream.protocol.http.TableServiceEndpoint;
+import io.tablestream.query.http.ReadHandlers;
+import io.tablestream.query.routing.StreamsKeyLocator;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One Tablestream instance: the embedded broker (unless a cluster is configured), the stream
+ * processor, the command log client, and one HTTP port serving the Table service. Started in that
+ * order, stopped in the reverse one.
+ */
+public final class TablestreamServer implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(TablestreamServer.class);
+
+    private final Deque<AutoCloseable> started = new ArrayDeque<>();
+    private final String bootstrapServers;
+    private final Javalin http;
+    private final StreamProcessor processor;
+
+    private TablestreamServer(ServerConfig config) {
+        Clock clock = Clock.systemUTC();
+        Path dataDir = Path.of(config.get(ServerSettings.DATA_DIR)).toAbsolutePath();
+        String bootstrap = config.get(ServerSettings.KAFKA_BOOTSTRAP_SERVERS);
+        if (bootstrap.isBlank()) {
+            EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.builder(dataDir.resolve("kafka")).start();
+            started.push(broker);
+            bootstrap = broker.bootstrapServers();
+            LOG.info("Embedded Kafka broker running at {} (data in {})", bootstrap, dataDir.resolve("kafka"));
+        }
+        this.bootstrapServers = bootstrap;
+        String advertised = config.get(ServerSettings.ADVERTISED_ADDRESS);
+        StreamProcessorConfig processorConfig = new StreamProcessorConfig(bootstrap,
+                config.get(ServerSettings.TOPIC_PREFIX), config.get(ServerSettings.PARTITIONS),
+                config.get(ServerSettings.REPLICATION_FACTOR).shortValue(), dataDir.resolve("streams"),
+                config.get(ServerSettings.INSTANCE_ID), advertised.isBlank() ? null : advertised,
+                config.get(ServerSettings.STREAM_THREADS), config.get(ServerSettings.STANDBY_REPLICAS),
+                Duration.ofMillis(config.get(ServerSettings.COMMIT_INTERVAL_MS)), Map.of(), clock);
+        this.processor = StreamProcessor.start(processorConfig, Duration.ofMinutes(5));
+        started.push(processor);
+
+        KafkaCommandLog commandLog = KafkaCommandLog.open(bootstrap, processor.topics().commands().name(),
+                processor.topics().outcomes().name(),
+                config.get(ServerSettings.INSTANCE_ID) + "-" + UUID.randomUUID(), Topics.MAX_COMMAND_BYTES, Map.of());
+        started.push(commandLog);
+
+        ExecutorService responders = Executors.newFixedThreadPool(16, daemonThreads("responder"));
+        started.push(() -> {
+            responders.shutdown();
+            responders.awaitTermination(5, TimeUnit.SECONDS);
+        });
+
+        Map<Operation, OperationHandler> handlers = new EnumMap<>(Operation.class);
+        handlers.putAll(WriteHandlers.create(commandLog, processor.registry(), clock,
+                Duration.ofMillis(config.get(ServerSettings.WRITE_TIMEOUT_MS)), Duration.ofSeconds(10), responders));
+        handlers.putAll(ReadHandlers.create(processor.registry(), processor.entities(),
+                new StreamsKeyLocator(processor.entities(), processor.commandPartitions()), processor.appliedOffsets(),
+                Duration.ofMillis(config.get(ServerSettings.SESSION_TIMEOUT_MS)), responders));
+
+        Authenticator authenticator = new Authenticator(accountKeys(config), StoredAccessPolicies.NONE, clock,
+                AuthenticationSettings.defaults().withAnonymousAccess(config.get(ServerSettings.ANONYMOUS_ACCESS)));
+        TableServiceEndpoint endpoint = new TableServiceEndpoint(new SignedCallerAuthenticator(authenticator),
+                handlers, clock);
+        int maxRequestBytes = config.get(ServerSettings.MAX_REQUEST_BYTES);
+        this.http = Javalin.create(javalin -> {
+            javalin.http.maxRequestSize = maxRequestBytes;
+            javalin.startup.showJavalinBanner = false;
+            javalin.jetty.host = config.get(ServerSettings.HOST);
+            javalin.jetty.port = config.get(ServerSettings.PORT);
+            endpoint.install(javalin);
+        });
+        http.start();
+        started.push(http::stop);
+        LOG.info("Tablestream serving the Table service at http://{}:{}/devstoreaccount1",
+                config.get(ServerSettings.HOST), http.port());
+    }
+
+    /** Starts an instance; on failure, stops whatever had started and rethrows. */
+    public static TablestreamServer start(ServerConfig config) {
+        return new TablestreamServer(config);
+    }
+
+    public int port() {
+        return http.port();
+    }
+
+    public String bootstrapServers() {
+        return bootstrapServers;
+    }
+
+    public StreamProcessor processor() {
+        return processor;
+    }
+
+    static AccountKeys accountKeys(ServerConfig config) {
+        AccountKeys.Builder keys = AccountKeys.builder();
+        if (config.get(ServerSettings.EMULATOR_ACCOUNT)) {
+            keys.emulatorAccount();
+        }
+        String accounts = config.get(ServerSettings.ACCOUNTS);
+        for (String entry : accounts.split(";")) {
+            if (entry.isBlank()) {
+                continue;
+            }
+            String[] parts = entry.strip().split(":");
+            if (parts.length == 2) {
+                keys.account(parts[0], parts[1]);
+            } else if (parts.length == 3) {
+                keys.account(parts[0], parts[1], parts[2]);
+            } else {
+                throw new IllegalArgumentException("An account is name:base64key[:base64key2]");
+            }
+        }
+        return keys.build();
+    }
+
+    private static ThreadFactory daemonThreads(String name) {
+        AtomicInteger n = new AtomicInteger();
+        return r -> {
+            Thread t = new Thread(r, name + "-" + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        };
+    }
+
+    @Override
+    public void close() {
+        while (!started.isEmpty()) {
+            AutoCloseable c = started.pop();
+            try {
+                c.close();
+            } catch (Exception e) {
+                LOG.warn("Error while stopping {}", c, e);
+            }
+        }
+    }
+}

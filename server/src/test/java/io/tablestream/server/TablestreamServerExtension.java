@@ -1,0 +1,85 @@
+package io.tablestream.server;
+
+import com.azure.data.tables.TableServiceClient;
+import com.azure.data.tables.TableServiceClientBuilder;
+import io.tablestream.testsupport.KafkaCluster;
+import io.tablestream.testsupport.KafkaExtension;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.extension.ExtensionContext;
+import org.junit.jupiter.api.extension.ParameterContext;
+import org.junit.jupiter.api.extension.ParameterResolver;
+
+/**
+ * Gives integration tests a running Tablestream — one per test JVM, on the shared test broker,
+ * with a free HTTP port — and official SDK clients pointed at it with the emulator's connection
+ * string. Tests use their own table names.
+ */
+public final class TablestreamServerExtension implements ParameterResolver {
+    public static final String EMULATOR_KEY =
+            "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==";
+
+    /** The running server of this JVM. */
+    public record RunningServer(TablestreamServer server, KafkaCluster kafka, Path dataDir) {
+        public int port() {
+            return server.port();
+        }
+
+        public String endpoint() {
+            return "http://127.0.0.1:" + port() + "/devstoreaccount1";
+        }
+
+        public String connectionString() {
+            return "DefaultEndpointsProtocol=http;AccountName=devstoreaccount1;AccountKey=" + EMULATOR_KEY
+                    + ";TableEndpoint=" + endpoint() + ";";
+        }
+
+        public TableServiceClient client() {
+            return new TableServiceClientBuilder().connectionString(connectionString()).buildClient();
+        }
+    }
+
+    @Override
+    public boolean supportsParameter(ParameterContext parameter, ExtensionContext context) {
+        Class<?> type = parameter.getParameter().getType();
+        return type == RunningServer.class || type == TableServiceClient.class;
+    }
+
+    @Override
+    public Object resolveParameter(ParameterContext parameter, ExtensionContext context) {
+        RunningServer running = server(context);
+        return parameter.getParameter().getType() == RunningServer.class ? running : running.client();
+    }
+
+    public static RunningServer server(ExtensionContext context) {
+        KafkaCluster kafka = KafkaExtension.cluster(context);
+        return context.getRoot().getStore(ExtensionContext.Namespace.GLOBAL)
+                .getOrComputeIfAbsent(RunningServer.class, k -> start(kafka), ServerResource.class).running();
+    }
+
+    private static ServerResource start(KafkaCluster kafka) {
+        try {
+            Path dataDir = Files.createTempDirectory("tablestream-it");
+            TablestreamServer server = TablestreamServer.start(ServerConfig.of(Map.of(
+                    ServerSettings.PORT, 0,
+                    ServerSettings.DATA_DIR, dataDir,
+                    ServerSettings.KAFKA_BOOTSTRAP_SERVERS, kafka.bootstrapServers(),
+                    ServerSettings.TOPIC_PREFIX, kafka.uniqueName("it"),
+                    ServerSettings.PARTITIONS, 4)));
+            return new ServerResource(new RunningServer(server, kafka, dataDir));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Closes the server when the test run ends. */
+    record ServerResource(RunningServer running) implements ExtensionContext.Store.CloseableResource {
+        @Override
+        public void close() {
+            running.server().close();
+        }
+    }
+}
