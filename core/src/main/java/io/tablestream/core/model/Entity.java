@@ -1,7 +1,5 @@
 package io.tablestream.core.model;
 
-import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 
@@ -20,7 +18,7 @@ public record Entity(String partitionKey, String rowKey, EdmDateTime timestamp, 
         Objects.requireNonNull(partitionKey, "partitionKey");
         Objects.requireNonNull(rowKey, "rowKey");
         Objects.requireNonNull(properties, "properties");
-        properties = Collections.unmodifiableMap(new LinkedHashMap<>(properties));
+        properties = PropertyMap.copyOf(properties);
     }
 
     /** An entity as a client sends it: keys and properties, no version yet. */

@@ -43,11 +43,15 @@ public final class EntityRules {
         }
     }
 
-    /** A string or binary value may hold at most 64 KiB. */
+    /** A string or binary value may hold at most 64 KiB; a string must be well-formed UTF-16. */
     public static void validateValue(String name, EdmValue value) {
         long bytes = 0;
         if (value instanceof EdmString s) {
             bytes = 2L * s.value().length();
+            if (bytes <= Limits.MAX_VALUE_BYTES && Keys.hasUnpairedSurrogate(s.value())) {
+                throw TableServiceException.of(ErrorCode.INVALID_INPUT,
+                        "The value of property '" + name + "' holds an unpaired UTF-16 surrogate.");
+            }
         } else if (value instanceof EdmBinary b) {
             bytes = b.length();
         }

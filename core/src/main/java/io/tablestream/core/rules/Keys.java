@@ -19,9 +19,27 @@ public final class Keys {
         validate(PropertyNames.ROW_KEY, value);
     }
 
-    /** Whether {@code value} is a valid key, without saying why not. */
+    /**
+     * Whether {@code value} has a key's shape (length, allowed characters), without saying why not.
+     * A key an entity is written under must also be well-formed UTF-16 ({@link #validatePartitionKey}).
+     */
     public static boolean isValid(String value) {
         return value != null && value.length() * 2 <= Limits.MAX_KEY_BYTES && firstDisallowed(value) < 0;
+    }
+
+    /** Whether {@code s} holds a high surrogate not followed by a low one, or a lone low surrogate. */
+    public static boolean hasUnpairedSurrogate(String s) {
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (Character.isSurrogate(c)) {
+                if (Character.isHighSurrogate(c) && i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))) {
+                    i++;
+                } else {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     /** Whether {@code ch} may appear in a key. */
@@ -43,6 +61,10 @@ public final class Keys {
             throw TableServiceException.of(ErrorCode.OUT_OF_RANGE_INPUT,
                     String.format("The %s contains a disallowed character U+%04X at position %d.",
                             which, (int) value.charAt(bad), bad));
+        }
+        if (hasUnpairedSurrogate(value)) {
+            throw TableServiceException.of(ErrorCode.OUT_OF_RANGE_INPUT,
+                    "The " + which + " holds an unpaired UTF-16 surrogate.");
         }
     }
 

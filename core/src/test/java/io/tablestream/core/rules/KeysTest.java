@@ -26,7 +26,11 @@ class KeysTest {
         assertThat(Keys.isAllowed(c)).isEqualTo(allowed);
         String key = "a" + c + "b";
         assertThat(Keys.isValid(key)).isEqualTo(allowed);
-        if (allowed) {
+        if (allowed && Character.isSurrogate(c)) {
+            assertThatThrownBy(() -> Keys.validatePartitionKey(key)) // a lone surrogate is not well-formed text
+                    .isInstanceOfSatisfying(TableServiceException.class,
+                            e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.OUT_OF_RANGE_INPUT));
+        } else if (allowed) {
             assertThatCode(() -> Keys.validatePartitionKey(key)).doesNotThrowAnyException();
         } else {
             assertThatThrownBy(() -> Keys.validateRowKey(key))
@@ -38,11 +42,19 @@ class KeysTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"", " ", "~", "Smith", "\u00A0", "\uD83D\uDE00", "\uD800", "\uDC00x", "'; drop table --"})
+    @ValueSource(strings = {"", " ", "~", "Smith", "\u00A0", "\uD83D\uDE00", "'; drop table --"})
     void acceptsTheEmptyKeyAndAnyAllowedCharacters(String key) {
         assertThat(Keys.isValid(key)).isTrue();
         assertThatCode(() -> Keys.validatePartitionKey(key)).doesNotThrowAnyException();
         assertThatCode(() -> Keys.validateRowKey(key)).doesNotThrowAnyException();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"\uD800", "\uDC00x", "a\uD83D", "\uDE00\uD83D"})
+    void rejectsKeysWithUnpairedSurrogates(String key) {
+        assertThatThrownBy(() -> Keys.validateRowKey(key))
+                .isInstanceOfSatisfying(TableServiceException.class,
+                        e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.OUT_OF_RANGE_INPUT));
     }
 
     @Test

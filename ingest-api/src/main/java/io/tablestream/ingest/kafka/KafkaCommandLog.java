@@ -69,7 +69,7 @@ public final class KafkaCommandLog implements CommandLog, AutoCloseable {
         p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
         p.put(ProducerConfig.LINGER_MS_CONFIG, 1);
         p.put(ProducerConfig.BATCH_SIZE_CONFIG, 256 * 1024);
-        p.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
+        p.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "none");
         p.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, maxCommandBytes);
         p.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 30_000);
         p.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000);
