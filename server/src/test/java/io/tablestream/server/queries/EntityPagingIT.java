@@ -181,4 +181,25 @@ class EntityPagingIT {
                 expected(i -> i / ROWS >= 10 && i / ROWS < 13 && i % ROWS < 100));
         assertThat(pages).allSatisfy(p -> assertThat(p).hasSizeLessThanOrEqualTo(64));
     }
+
+    @Test
+    void pagesOneAtATimeThroughEmptyQuotedAndNonAsciiKeysInOrdinalOrder(TableServiceClient service) {
+        TableClient odd = TableFixtures.givenTable(service, "OddKeys");
+        List<String> keys = List.of("", "'", "a b", "a'b", "é", "\u4e2d", "\ud83d\ude00", "\ufffd");
+        List<TableEntity> entities = new ArrayList<>();
+        for (String pk : List.of("", "p", "\ud83d\ude00")) {
+            for (String rk : keys) {
+                entities.add(new TableEntity(pk, rk));
+            }
+        }
+        TableFixtures.insertAll(odd, entities);
+        entities.sort(TableFixtures.KEY_ORDER); // String order is UTF-16 code unit order, the service's key order
+
+        List<List<String>> pages = new ArrayList<>();
+        odd.listEntities(new ListEntitiesOptions().setTop(1), null, null).iterableByPage()
+                .forEach(p -> pages.add(keysOf(p.getElements())));
+
+        assertThat(pages.stream().flatMap(List::stream)).containsExactlyElementsOf(keysOf(entities));
+        assertThat(pages).allSatisfy(p -> assertThat(p).hasSizeLessThanOrEqualTo(1));
+    }
 }

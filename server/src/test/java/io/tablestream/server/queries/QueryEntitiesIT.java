@@ -125,6 +125,8 @@ class QueryEntitiesIT {
                 Arguments.of("Sometimes eq 'here'", (IntPredicate) i -> i % 5 == 0),
                 Arguments.of("Sometimes ne 'there'", (IntPredicate) i -> i % 5 == 0),
                 Arguments.of("not (Count ge 5)", (IntPredicate) i -> i < 5),
+                Arguments.of("Timestamp ge datetime'2020-01-01T00:00:00Z' and Count lt 4", (IntPredicate) i -> i < 4),
+                Arguments.of("Timestamp lt datetime'2020-01-01T00:00:00Z'", (IntPredicate) i -> false),
                 Arguments.of("(Count ge 10 and Count lt 12) or (PartitionKey eq 'h' and Flag)",
                         (IntPredicate) i -> (i >= 10 && i < 12) || (pk(i).equals("h") && i % 2 == 0)));
     }

@@ -139,4 +139,35 @@ class QueryTablesIT {
         assertThat(service.listTables(new ListTablesOptions().setFilter("TableName eq '" + prefix + "zz'"), null, null)
                 .stream()).isEmpty();
     }
+
+    @Test
+    void tableFeedsFollowTheMetadataLevel(RunningServer server) {
+        SignedHttp http = SignedHttp.signedFor(server);
+        String one = query("$filter", "TableName eq '" + names.get(2) + "'");
+        SignedHttp.Response none = http.get("Tables", one, "Accept", "application/json;odata=nometadata");
+        SignedHttp.Response minimal = http.get("Tables", one, "Accept", "application/json;odata=minimalmetadata");
+        SignedHttp.Response full = http.get("Tables", one, "Accept", "application/json;odata=fullmetadata");
+
+        assertThat(none.json()).containsOnlyKeys("value");
+        assertThat(none.rows()).containsExactly(Map.of("TableName", names.get(2)));
+        assertThat((String) minimal.json().get("odata.metadata")).endsWith("/devstoreaccount1/$metadata#Tables");
+        assertThat(minimal.rows()).containsExactly(Map.of("TableName", names.get(2)));
+        Map<String, Object> row = full.rows().get(0);
+        assertThat(row).containsEntry("odata.type", "devstoreaccount1.Tables")
+                .containsEntry("odata.editLink", "Tables('" + names.get(2) + "')")
+                .containsEntry("TableName", names.get(2));
+        assertThat((String) row.get("odata.id")).endsWith("/devstoreaccount1/Tables('" + names.get(2) + "')");
+    }
+
+    @Test
+    void getsOneTableByName(RunningServer server) {
+        SignedHttp.Response r = SignedHttp.signedFor(server).get("Tables('" + names.get(4) + "')", "");
+        SignedHttp.Response missing = SignedHttp.signedFor(server).get("Tables('" + prefix + "zz')", "");
+
+        assertThat(r.status()).as(r.body()).isEqualTo(200);
+        assertThat(r.json()).containsEntry("TableName", names.get(4));
+        assertThat((String) r.json().get("odata.metadata")).endsWith("/devstoreaccount1/$metadata#Tables/@Element");
+        assertThat(missing.status()).isEqualTo(404);
+        assertThat(missing.errorCode()).isEqualTo("TableNotFound");
+    }
 }

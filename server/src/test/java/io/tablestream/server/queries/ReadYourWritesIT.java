@@ -82,6 +82,23 @@ class ReadYourWritesIT {
     }
 
     @Test
+    void aReadCarryingTheTokenOfAnAsyncDeleteNoLongerFindsTheEntity(TableServiceClient service, RunningServer server) {
+        TableClient table = TableFixtures.givenTable(service, "RywDelete");
+        table.createEntity(new TableEntity("p", "r").addProperty("V", 1));
+        SignedHttp http = SignedHttp.signedFor(server);
+        String entity = table.getTableName() + "(PartitionKey='p',RowKey='r')";
+
+        SignedHttp.Response delete = http.send("DELETE", entity, "", null, "If-Match", "*", "Prefer", "respond-async");
+        SignedHttp.Response read = http.get(entity, "", TOKEN, delete.header(TOKEN));
+        SignedHttp.Response query = http.get(table.getTableName() + "()", "", TOKEN, delete.header(TOKEN));
+
+        assertThat(delete.status()).as(delete.body()).isEqualTo(202);
+        assertThat(read.status()).isEqualTo(404);
+        assertThat(read.errorCode()).isEqualTo("ResourceNotFound");
+        assertThat(query.rows()).isEmpty();
+    }
+
+    @Test
     void aMalformedSessionTokenIsInvalidHeaderValue(TableServiceClient service, RunningServer server) {
         TableClient table = TableFixtures.givenTable(service, "RywBad");
 

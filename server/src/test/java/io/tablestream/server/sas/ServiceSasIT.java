@@ -274,4 +274,22 @@ class ServiceSasIT {
                 .containsExactly("c/r2", "c/r3");
         assertThat(outcome(() -> ranged.getEntity("c", "r4"))).isEqualTo("403 AuthorizationFailure");
     }
+
+    @Test
+    void aRangeWithOnlyAStartReachesEveryLaterKey() {
+        TableClient ranged = sasClient(permissions("r").setStartPartitionKey("d").setStartRowKey("r3"));
+
+        assertThat(keysOf(ranged.listEntities(new ListEntitiesOptions().setFilter("PartitionKey le 'e'"), null, null)))
+                .containsExactly("d/r3", "d/r4", "e/r0", "e/r1", "e/r2", "e/r3", "e/r4");
+        assertThat(outcome(() -> ranged.getEntity("d", "r2"))).isEqualTo("403 AuthorizationFailure");
+    }
+
+    @Test
+    void aRangeWithOnlyAnEndReachesEveryEarlierKey() {
+        TableClient ranged = sasClient(permissions("r").setEndPartitionKey("b").setEndRowKey("r1"));
+
+        assertThat(keysOf(ranged.listEntities()))
+                .containsExactly("a/r0", "a/r1", "a/r2", "a/r3", "a/r4", "b/r0", "b/r1");
+        assertThat(outcome(() -> ranged.getEntity("b", "r2"))).isEqualTo("403 AuthorizationFailure");
+    }
 }
