@@ -39,13 +39,16 @@ public final class ServerSettings {
             "How long a sync write waits for its outcome before answering 503 with Retry-After.");
     public static final Setting<Integer> SESSION_TIMEOUT_MS = Setting.integer("session-timeout-ms", 5_000,
             "How long a read carrying x-ms-session-token waits for the writes it names.");
+    public static final Setting<Integer> QUERY_ROW_BUDGET = Setting.integer("query-row-budget", 50_000,
+            "Rows one Query Entities page examines at most; a page reaching it ends early, possibly empty, with a"
+                    + " continuation (as the service's own pages may), so a sparse filter never scans a whole table at once.");
     public static final Setting<Integer> MAX_REQUEST_BYTES = Setting.integer("max-request-bytes", 5 * 1024 * 1024,
             "Largest request body accepted (a $batch may hold 4 MiB).");
 
     public static final List<Setting<?>> ALL = List.of(HOST, PORT, DATA_DIR, KAFKA_BOOTSTRAP_SERVERS, TOPIC_PREFIX,
             PARTITIONS, REPLICATION_FACTOR, STREAM_THREADS, STANDBY_REPLICAS, COMMIT_INTERVAL_MS, INSTANCE_ID,
             ADVERTISED_ADDRESS, ACCOUNTS, EMULATOR_ACCOUNT, ANONYMOUS_ACCESS, WRITE_TIMEOUT_MS, SESSION_TIMEOUT_MS,
-            MAX_REQUEST_BYTES);
+            QUERY_ROW_BUDGET, MAX_REQUEST_BYTES);
 
     private ServerSettings() {
     }

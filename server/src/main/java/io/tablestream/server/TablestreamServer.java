@@ -83,7 +83,8 @@ public final class TablestreamServer implements AutoCloseable {
                 Duration.ofMillis(config.get(ServerSettings.WRITE_TIMEOUT_MS)), Duration.ofSeconds(10), responders));
         handlers.putAll(ReadHandlers.create(processor.registry(), processor.entities(),
                 new StreamsKeyLocator(processor.entities(), processor.commandPartitions()), processor.appliedOffsets(),
-                Duration.ofMillis(config.get(ServerSettings.SESSION_TIMEOUT_MS)), responders));
+                Duration.ofMillis(config.get(ServerSettings.SESSION_TIMEOUT_MS)),
+                config.get(ServerSettings.QUERY_ROW_BUDGET), responders));
 
         Authenticator authenticator = new Authenticator(accountKeys(config), StoredAccessPolicies.NONE, clock,
                 AuthenticationSettings.defaults().withAnonymousAccess(config.get(ServerSettings.ANONYMOUS_ACCESS)));

@@ -16,7 +16,8 @@ import org.junit.jupiter.api.extension.ParameterResolver;
 /**
  * Gives integration tests a running Tablestream — one per test JVM, on the shared test broker,
  * with a free HTTP port — and official SDK clients pointed at it with the emulator's connection
- * string. Tests use their own table names.
+ * string. Tests use their own table names. A Query Entities page examines at most 2,000 rows here,
+ * so a filtered query over more rows than that may take several (short or empty) pages.
  */
 public final class TablestreamServerExtension implements ParameterResolver {
     public static final String EMULATOR_KEY =
@@ -68,7 +69,9 @@ public final class TablestreamServerExtension implements ParameterResolver {
                     ServerSettings.DATA_DIR, dataDir,
                     ServerSettings.KAFKA_BOOTSTRAP_SERVERS, kafka.bootstrapServers(),
                     ServerSettings.TOPIC_PREFIX, kafka.uniqueName("it"),
-                    ServerSettings.PARTITIONS, 4)));
+                    ServerSettings.PARTITIONS, 4,
+                    // far below the default, so tests with a few thousand rows meet short and empty pages
+                    ServerSettings.QUERY_ROW_BUDGET, 2_000)));
             return new ServerResource(new RunningServer(server, kafka, dataDir));
         } catch (IOException e) {
             throw new UncheckedIOException(e);

@@ -41,6 +41,9 @@ public final class PageReader {
      * @param byteBudget approximate bytes of matching entities per page at most
      */
     public PageReader(EntityStore store, KeyLocator locator, int rowBudget, long byteBudget) {
+        if (rowBudget < 1 || byteBudget < 1) {
+            throw new IllegalArgumentException("a page must be allowed at least one row and one byte, or paging never advances");
+        }
         this.store = store;
         this.locator = locator;
         this.rowBudget = rowBudget;

@@ -34,68 +34,7 @@ class PageReaderTest {
     private static final long TABLE = 7L;
     private static final int PARTITIONS = 4;
 
-    /** Sorted in-memory stores, one per partition, keyed like the real ones; counts open cursors. */
-    static final class SortedStores implements EntityStore, KeyLocator {
-        final List<TreeMap<byte[], StoredEntity>> partitions = new ArrayList<>();
-        final Set<Integer> local = new HashSet<>();
-        int open;
-
-        SortedStores() {
-            for (int p = 0; p < PARTITIONS; p++) {
-                partitions.add(new TreeMap<>(Arrays::compareUnsigned));
-                local.add(p);
-            }
-        }
-
-        void put(String pk, String rk, int n) {
-            Entity e = Entity.of(pk, rk, Map.of("N", EdmInt32.of(n))).withVersion(EdmDateTime.ofEpochTicks(1));
-            int p = partitionOf(CommandKey.forEntity("acct", TABLE, pk));
-            partitions.get(p).put(KeyCodec.encode(TABLE, pk, rk), new StoredEntity(e, null));
-        }
-
-        @Override
-        public Set<Integer> localPartitions() {
-            return local;
-        }
-
-        @Override
-        public Optional<StoredEntity> get(int partition, EntityKey key) {
-            return Optional.ofNullable(partitions.get(partition).get(KeyCodec.encode(key)));
-        }
-
-        @Override
-        public CloseableIterator<StoredEntity> scan(int partition, ByteRange range) {
-            Iterator<StoredEntity> it = range.isEmpty() ? List.<StoredEntity>of().iterator()
-                    : partitions.get(partition).subMap(range.fromInclusive(), true, range.toExclusive(), false)
-                    .values().iterator();
-            open++;
-            return new CloseableIterator<>() {
-                public boolean hasNext() {
-                    return it.hasNext();
-                }
-
-                public StoredEntity next() {
-                    return it.next();
-                }
-
-                public void close() {
-                    open--;
-                }
-            };
-        }
-
-        @Override
-        public int partitionOf(CommandKey key) {
-            return Math.floorMod(key.value().hashCode(), PARTITIONS);
-        }
-
-        @Override
-        public int partitions() {
-            return PARTITIONS;
-        }
-    }
-
-    private final SortedStores stores = new SortedStores();
+    private final InMemoryPartitions stores = new InMemoryPartitions();
     private final PageReader reader = new PageReader(stores, stores, 1_000, Long.MAX_VALUE);
 
     private static List<String> keys(Page page) {
