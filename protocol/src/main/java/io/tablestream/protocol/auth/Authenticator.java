@@ -37,12 +37,6 @@ import org.slf4j.LoggerFactory;
  * where Date is {@code x-ms-date} when present, else {@code Date} (when both are present, a
  * signature over {@code Date} is accepted too). The signed date must lie within
  * {@link AuthenticationSettings#requestDateTolerance()} of the clock.
- *
- * <p>Failures: a request without credentials is {@code AuthorizationFailure}; credentials that do
- * not verify (a signature that does not match, a key of another account, a SAS outside its time
- * window or malformed) are {@code AuthenticationFailed}, as the service answers them (its error
- * catalogue: "Server failed to authenticate the request ... including the signature"); what a
- * valid principal may not do is decided by {@link Principal#authorize}.
  */
 public final class Authenticator {
     private static final Logger LOG = LoggerFactory.getLogger(Authenticator.class);
@@ -133,7 +127,8 @@ public final class Authenticator {
         String signature = credential.substring(colon + 1);
         List<AccountKey> accountKeys = keys.keysOf(account);
         if (accountKeys.isEmpty() || !signedAccount.equals(account)) {
-            throw authenticationFailed("The request is not signed with a key of the account it addresses.");
+            throw TableServiceException.of(ErrorCode.AUTHORIZATION_FAILURE,
+                    "The request is not signed with a key of the account it addresses.");
         }
 
         String resource = canonicalizedResource(account, request);
@@ -158,8 +153,9 @@ public final class Authenticator {
                 }
             }
         }
-        throw authenticationFailed("The " + scheme + " signature does not match the request: sign the date and the"
-                + " canonicalized resource '" + printable(resource) + "' with an account key.");
+        throw TableServiceException.of(ErrorCode.AUTHORIZATION_FAILURE,
+                "The " + scheme + " signature does not match the request: sign the date and the canonicalized"
+                        + " resource '" + printable(resource) + "' with an account key.");
     }
 
     /** {@code /account} + the raw path + {@code ?comp=...} when the request has a comp parameter. */
@@ -331,8 +327,9 @@ public final class Authenticator {
         if (LOG.isDebugEnabled()) {
             LOG.debug("{} SAS signature mismatch over [{}]", kind, printable(stringToSign));
         }
-        throw authenticationFailed("The " + kind + " SAS signature does not match its fields, or was not made with a"
-                + " key of the account the request addresses.");
+        throw TableServiceException.of(ErrorCode.AUTHORIZATION_FAILURE,
+                "The " + kind + " SAS signature does not match its fields, or was not made with a key of the account"
+                        + " the request addresses.");
     }
 
     private void checkValidity(Instant start, Instant expiry) {
