@@ -43,7 +43,7 @@ class SignatureIT {
     }
 
     @Test
-    void aRequestSignedWithAnotherKeyIsAuthenticationFailed(TableServiceClient service, RunningServer server) {
+    void aRequestSignedWithAnotherKeyIsAuthorizationFailure(TableServiceClient service, RunningServer server) {
         TableClient table = TableFixtures.givenTable(service, "WrongKey");
         table.createEntity(new TableEntity("p", "r"));
         TableServiceClient wrong = new TableServiceClientBuilder()
@@ -51,17 +51,17 @@ class SignatureIT {
                 .buildClient();
 
         assertThat(outcome(() -> wrong.getTableClient(table.getTableName()).getEntity("p", "r")))
-                .isEqualTo("403 AuthenticationFailed");
-        assertThat(outcome(() -> wrong.listTables().stream().count())).isEqualTo("403 AuthenticationFailed");
+                .isEqualTo("403 AuthorizationFailure");
+        assertThat(outcome(() -> wrong.listTables().stream().count())).isEqualTo("403 AuthorizationFailure");
         assertThat(outcome(() -> wrong.createTable(TableFixtures.uniqueName("Never"))))
-                .isEqualTo("403 AuthenticationFailed");
+                .isEqualTo("403 AuthorizationFailure");
         SignedHttp.Response raw = SignedHttp.signedWith(server, OTHER_KEY).get(table.getTableName() + "()", "");
         assertThat(raw.status()).isEqualTo(403);
-        assertThat(raw.errorCode()).isEqualTo("AuthenticationFailed");
+        assertThat(raw.errorCode()).isEqualTo("AuthorizationFailure");
     }
 
     @Test
-    void aSasSignedWithAnotherKeyOrTamperedWithIsAuthenticationFailed(TableServiceClient service, RunningServer server) {
+    void aSasSignedWithAnotherKeyOrTamperedWithIsAuthorizationFailure(TableServiceClient service, RunningServer server) {
         TableClient table = TableFixtures.givenTable(service, "BadSas");
         table.createEntity(new TableEntity("p", "r"));
         TableClient otherKeyTable = new TableServiceClientBuilder()
@@ -73,9 +73,9 @@ class SignatureIT {
         String widened = table.generateSas(values).replace("sp=r", "sp=raud");
 
         assertThat(outcome(() -> SasClients.tableClient(server, table.getTableName(), foreign).getEntity("p", "r")))
-                .isEqualTo("403 AuthenticationFailed");
+                .isEqualTo("403 AuthorizationFailure");
         assertThat(outcome(() -> SasClients.tableClient(server, table.getTableName(), widened).getEntity("p", "r")))
-                .isEqualTo("403 AuthenticationFailed");
+                .isEqualTo("403 AuthorizationFailure");
         assertThat(SasClients.tableClient(server, table.getTableName(), table.generateSas(values)).getEntity("p", "r"))
                 .isNotNull();
     }
