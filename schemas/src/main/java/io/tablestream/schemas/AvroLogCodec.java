@@ -11,6 +11,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import org.apache.avro.Schema;
+import org.apache.avro.SchemaNormalization;
 import org.apache.avro.message.BinaryMessageDecoder;
 import org.apache.avro.message.BinaryMessageEncoder;
 import org.apache.avro.specific.SpecificData;
@@ -30,6 +31,8 @@ import org.apache.avro.util.ClassSecurityValidator;
  */
 public final class AvroLogCodec<A extends SpecificRecord, T> implements LogCodec<T> {
     private static final String HISTORY = "/io/tablestream/schemas/history/";
+    /** The marker {@code C3 01} and the 8-byte schema fingerprint. */
+    private static final int HEADER_LENGTH = 10;
     /** Our generated classes, which Avro's class-security check must let it instantiate. */
     private static final Set<Class<?>> TRUSTED = ConcurrentHashMap.newKeySet();
 
@@ -43,12 +46,18 @@ public final class AvroLogCodec<A extends SpecificRecord, T> implements LogCodec
     private final Function<T, A> toAvro;
     private final Function<A, T> fromAvro;
     private final String kind;
+    /** CRC-64-AVRO fingerprints of the current schema and every earlier one this codec reads. */
+    private final Set<Long> fingerprints;
 
     private AvroLogCodec(Schema schema, List<Schema> history, Function<T, A> toAvro, Function<A, T> fromAvro) {
         trust(schema);
         this.encoder = new BinaryMessageEncoder<>(SpecificData.getForSchema(schema), schema);
         this.decoder = new BinaryMessageDecoder<>(SpecificData.getForSchema(schema), schema);
         history.forEach(decoder::addSchema);
+        Set<Long> known = new java.util.HashSet<>();
+        known.add(SchemaNormalization.parsingFingerprint64(schema));
+        history.forEach(h -> known.add(SchemaNormalization.parsingFingerprint64(h)));
+        this.fingerprints = Set.copyOf(known);
         this.toAvro = Objects.requireNonNull(toAvro);
         this.fromAvro = Objects.requireNonNull(fromAvro);
         this.kind = schema.getName();
@@ -94,6 +103,21 @@ public final class AvroLogCodec<A extends SpecificRecord, T> implements LogCodec
         } catch (RuntimeException e) {
             throw new LogFormatException("invalid " + kind + " record: " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * Whether {@code bytes} begin with the single-object header of a schema this codec reads (the
+     * body is not checked): tells records of different kinds on one topic apart.
+     */
+    public boolean reads(byte[] bytes) {
+        if (bytes == null || bytes.length < HEADER_LENGTH || bytes[0] != (byte) 0xC3 || bytes[1] != (byte) 0x01) {
+            return false;
+        }
+        long fingerprint = 0;
+        for (int i = HEADER_LENGTH - 1; i >= 2; i--) { // little-endian
+            fingerprint = (fingerprint << 8) | (bytes[i] & 0xFFL);
+        }
+        return fingerprints.contains(fingerprint);
     }
 
     /** Lets Avro instantiate the generated classes of {@code schema} and every named type inside it. */

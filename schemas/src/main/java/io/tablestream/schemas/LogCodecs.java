@@ -1,5 +1,6 @@
 package io.tablestream.schemas;
 
+import io.tablestream.core.command.AccountCommand;
 import io.tablestream.core.command.ChangeEvent;
 import io.tablestream.core.command.Command;
 import io.tablestream.core.command.CommandHeader;
@@ -9,8 +10,10 @@ import io.tablestream.core.command.EntityOperation;
 import io.tablestream.core.command.Outcome;
 import io.tablestream.core.command.TableCommand;
 import io.tablestream.core.error.ErrorCode;
+import io.tablestream.core.model.AccountRecord;
 import io.tablestream.core.model.EdmDateTime;
 import io.tablestream.core.model.Entity;
+import io.tablestream.core.model.RegistryRecord;
 import io.tablestream.core.model.StoredEntity;
 import io.tablestream.core.model.TableName;
 import io.tablestream.core.model.TableRecord;
@@ -21,6 +24,7 @@ import io.tablestream.schemas.avro.EntityOperations;
 import io.tablestream.schemas.avro.EntityVersion;
 import io.tablestream.schemas.avro.Failure;
 import io.tablestream.schemas.avro.OperationResult;
+import io.tablestream.schemas.avro.SetServiceProperties;
 import io.tablestream.schemas.avro.TableInfo;
 import io.tablestream.schemas.avro.TableOperation;
 import io.tablestream.schemas.avro.TableOperationType;
@@ -42,9 +46,26 @@ public final class LogCodecs {
     /** Records of {@code <prefix>.changes}. */
     public static final LogCodec<ChangeEvent> CHANGE_EVENT = AvroLogCodec.of(
             EntityChanged.getClassSchema(), LogCodecs::changeToAvro, LogCodecs::changeFromAvro);
-    /** Records of {@code <prefix>.tables}. */
+    /** Table records of {@code <prefix>.tables} (keys {@code name/...} and {@code id/...}). */
     public static final LogCodec<TableRecord> TABLE_RECORD = AvroLogCodec.of(
             io.tablestream.schemas.avro.TableRecord.getClassSchema(), LogCodecs::tableToAvro, LogCodecs::tableFromAvro);
+    private static final AvroLogCodec<io.tablestream.schemas.avro.AccountRecord, AccountRecord> ACCOUNTS =
+            AvroLogCodec.of(io.tablestream.schemas.avro.AccountRecord.getClassSchema(), SettingsMapping::accountToAvro,
+                    SettingsMapping::accountFromAvro);
+    /** Account records of {@code <prefix>.tables} (keys {@code account/...}). */
+    public static final LogCodec<AccountRecord> ACCOUNT_RECORD = ACCOUNTS;
+    /** Every record of {@code <prefix>.tables}, told apart by the schema that wrote it. */
+    public static final LogCodec<RegistryRecord> REGISTRY_RECORD = new LogCodec<>() {
+        @Override
+        public byte[] encode(RegistryRecord value) {
+            return value instanceof TableRecord t ? TABLE_RECORD.encode(t) : ACCOUNT_RECORD.encode((AccountRecord) value);
+        }
+
+        @Override
+        public RegistryRecord decode(byte[] bytes) {
+            return ACCOUNTS.reads(bytes) ? ACCOUNTS.decode(bytes) : TABLE_RECORD.decode(bytes);
+        }
+    };
 
     /** Reads only the header of a command record, for answering one whose body is invalid. */
     private static final LogCodec<CommandHeader> COMMAND_HEADER =
@@ -79,7 +100,9 @@ public final class LogCodecs {
         Object operation;
         if (command instanceof TableCommand t) {
             operation = new TableOperation(TableOperationType.valueOf(t.operation().name()), t.tableName().value(),
-                    t.defaultTtlSeconds());
+                    t.defaultTtlSeconds(), SettingsMapping.policiesToAvro(t.accessPolicies()));
+        } else if (command instanceof AccountCommand a) {
+            operation = SettingsMapping.updateToAvro(a.serviceProperties());
         } else {
             EntityCommand e = (EntityCommand) command;
             List<io.tablestream.schemas.avro.EntityOperation> ops = new ArrayList<>(e.operations().size());
@@ -99,7 +122,10 @@ public final class LogCodecs {
         Object operation = a.getOperation();
         if (operation instanceof TableOperation t) {
             return new TableCommand(h, TableCommand.Operation.valueOf(t.getType().name()), TableName.of(t.getTableName()),
-                    t.getDefaultTtlSeconds());
+                    t.getDefaultTtlSeconds(), SettingsMapping.policiesFromAvro(t.getAccessPolicies()));
+        }
+        if (operation instanceof SetServiceProperties p) {
+            return AccountCommand.setServiceProperties(h, SettingsMapping.updateFromAvro(p));
         }
         EntityOperations e = (EntityOperations) operation;
         List<EntityOperation> ops = new ArrayList<>(e.getOperations().size());
@@ -174,12 +200,14 @@ public final class LogCodecs {
     static io.tablestream.schemas.avro.TableRecord tableToAvro(TableRecord t) {
         return new io.tablestream.schemas.avro.TableRecord(t.account(), t.name().value(), t.tableId(),
                 TableState.valueOf(t.state().name()), t.createdAt().epochTicks(),
-                PropertyMapping.ticksOrNull(t.deletedAt()), t.defaultTtlSeconds());
+                PropertyMapping.ticksOrNull(t.deletedAt()), t.defaultTtlSeconds(),
+                SettingsMapping.policiesToAvro(t.accessPolicies()));
     }
 
     static TableRecord tableFromAvro(io.tablestream.schemas.avro.TableRecord a) {
         return new TableRecord(a.getAccount(), TableName.of(a.getTableName()), a.getTableId(),
                 TableRecord.State.valueOf(a.getState().name()), EdmDateTime.ofEpochTicks(a.getCreatedAtTicks()),
-                PropertyMapping.dateTimeOrNull(a.getDeletedAtTicks()), a.getDefaultTtlSeconds());
+                PropertyMapping.dateTimeOrNull(a.getDeletedAtTicks()), a.getDefaultTtlSeconds(),
+                SettingsMapping.policiesFromAvro(a.getAccessPolicies()));
     }
 }

@@ -3,6 +3,7 @@ package io.tablestream.schemas;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.tablestream.core.command.AccountCommand;
 import io.tablestream.core.command.ChangeEvent;
 import io.tablestream.core.command.Command;
 import io.tablestream.core.command.CommandHeader;
@@ -12,6 +13,9 @@ import io.tablestream.core.command.EntityOperation;
 import io.tablestream.core.command.Outcome;
 import io.tablestream.core.command.TableCommand;
 import io.tablestream.core.error.ErrorCode;
+import io.tablestream.core.model.AccessPolicy;
+import io.tablestream.core.model.AccountRecord;
+import io.tablestream.core.model.CorsRule;
 import io.tablestream.core.model.EdmBinary;
 import io.tablestream.core.model.EdmBoolean;
 import io.tablestream.core.model.EdmDateTime;
@@ -22,12 +26,20 @@ import io.tablestream.core.model.EdmInt64;
 import io.tablestream.core.model.EdmString;
 import io.tablestream.core.model.EdmValue;
 import io.tablestream.core.model.Entity;
+import io.tablestream.core.model.LoggingSettings;
+import io.tablestream.core.model.MetricsSettings;
+import io.tablestream.core.model.RegistryRecord;
+import io.tablestream.core.model.RetentionPolicy;
+import io.tablestream.core.model.ServiceProperties;
+import io.tablestream.core.model.ServicePropertiesUpdate;
 import io.tablestream.core.model.StoredEntity;
 import io.tablestream.core.model.TableName;
+import io.tablestream.core.model.TablePermission;
 import io.tablestream.core.model.TableRecord;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
@@ -171,5 +183,101 @@ class LogCodecsTest {
         assertThatThrownBy(() -> LogCodecs.COMMAND.decode(bytes))
                 .isInstanceOf(LogFormatException.class)
                 .hasMessageContaining("invalid Command");
+    }
+
+    private static final List<AccessPolicy> POLICIES = List.of(
+            AccessPolicy.of("full", EdmDateTime.ofEpochTicks(1L), EdmDateTime.ofEpochTicks(EdmDateTime.MAX_EPOCH_TICKS),
+                    TablePermission.parse("raud")),
+            AccessPolicy.of("expiry-only", null, EdmDateTime.ofEpochTicks(17_000_000_000_000_000L), Set.of()),
+            AccessPolicy.of("bare", null, null, Set.of()));
+
+    private static final ServiceProperties EVERY_SETTING = ServiceProperties.of(
+            LoggingSettings.of("2.0", true, false, true, RetentionPolicy.ofDays(365)),
+            MetricsSettings.enabled("1.0", false, RetentionPolicy.ofDays(1)),
+            MetricsSettings.disabled("1.0", RetentionPolicy.DISABLED),
+            List.of(CorsRule.parse("https://a.example, https://*.b.example", "GET,PUT,MERGE", "x-ms-meta*,Content-Type",
+                            "x-ms-*", 3600),
+                    CorsRule.parse("*", "CONNECT,DELETE,GET,HEAD,MERGE,OPTIONS,PATCH,POST,PUT,TRACE", "", "", 0)));
+
+    @Test
+    void setAclCommandRoundTripsWithItsPoliciesInOrder() {
+        Command set = TableCommand.setAcl(HEADER, TableName.of("Orders"), POLICIES);
+        Command clear = TableCommand.setAcl(HEADER, TableName.of("Orders"), List.of());
+
+        assertThat(LogCodecs.COMMAND.decode(LogCodecs.COMMAND.encode(set))).isEqualTo(set);
+        assertThat(LogCodecs.COMMAND.decode(LogCodecs.COMMAND.encode(clear))).isEqualTo(clear);
+    }
+
+    @Test
+    void accountCommandRoundTripsKeepingWhichGroupsItCarries() {
+        List<ServicePropertiesUpdate> updates = List.of(
+                ServicePropertiesUpdate.replacingAll(EVERY_SETTING),
+                ServicePropertiesUpdate.replacingAll(ServiceProperties.DEFAULT),
+                ServicePropertiesUpdate.NONE,
+                ServicePropertiesUpdate.NONE.withCors(List.of()),
+                ServicePropertiesUpdate.NONE.withMinuteMetrics(EVERY_SETTING.hourMetrics()));
+
+        for (ServicePropertiesUpdate u : updates) {
+            Command command = AccountCommand.setServiceProperties(HEADER, u);
+            assertThat(LogCodecs.COMMAND.decode(LogCodecs.COMMAND.encode(command))).isEqualTo(command);
+        }
+    }
+
+    @Test
+    void tableRecordRoundTripsWithItsAccessPolicies() {
+        TableRecord record = TableRecord.active("acct", TableName.of("Orders"), 12L, EdmDateTime.ofEpochTicks(1L), 60)
+                .withAccessPolicies(POLICIES);
+
+        assertThat(LogCodecs.TABLE_RECORD.decode(LogCodecs.TABLE_RECORD.encode(record))).isEqualTo(record);
+    }
+
+    @Test
+    void accountRecordRoundTrips() {
+        for (AccountRecord record : List.of(AccountRecord.of("acct", EVERY_SETTING), AccountRecord.initial("other"))) {
+            assertThat(LogCodecs.ACCOUNT_RECORD.decode(LogCodecs.ACCOUNT_RECORD.encode(record))).isEqualTo(record);
+        }
+    }
+
+    @Test
+    void registryCodecTellsTableAndAccountRecordsApart() {
+        TableRecord table = TableRecord.active("acct", TableName.of("Orders"), 12L, EdmDateTime.ofEpochTicks(1L), null);
+        AccountRecord account = AccountRecord.of("acct", EVERY_SETTING);
+
+        RegistryRecord t = LogCodecs.REGISTRY_RECORD.decode(LogCodecs.TABLE_RECORD.encode(table));
+        RegistryRecord a = LogCodecs.REGISTRY_RECORD.decode(LogCodecs.REGISTRY_RECORD.encode(account));
+
+        assertThat(t).isEqualTo(table);
+        assertThat(a).isEqualTo(account);
+        assertThatThrownBy(() -> LogCodecs.TABLE_RECORD.decode(LogCodecs.ACCOUNT_RECORD.encode(account)))
+                .isInstanceOf(LogFormatException.class);
+        assertThatThrownBy(() -> LogCodecs.REGISTRY_RECORD.decode(new byte[] {(byte) 0xC3, 1, 2}))
+                .isInstanceOf(LogFormatException.class);
+    }
+
+    @Test
+    void rejectsAStoredAccessPolicyWithAnUnknownPermission() {
+        io.tablestream.schemas.avro.Command avro = LogCodecs.commandToAvro(
+                TableCommand.setAcl(HEADER, TableName.of("Orders"), POLICIES));
+        ((io.tablestream.schemas.avro.TableOperation) avro.getOperation()).getAccessPolicies().get(0)
+                .setPermissions("rwx");
+        byte[] bytes = AvroLogCodec.<io.tablestream.schemas.avro.Command, io.tablestream.schemas.avro.Command>of(
+                avro.getSchema(), x -> x, x -> x).encode(avro);
+
+        assertThatThrownBy(() -> LogCodecs.COMMAND.decode(bytes))
+                .isInstanceOf(LogFormatException.class)
+                .hasMessageContaining("invalid Command");
+    }
+
+    @Test
+    void rejectsServicePropertiesOutsideTheirLimits() {
+        io.tablestream.schemas.avro.Command avro = LogCodecs.commandToAvro(AccountCommand.setServiceProperties(HEADER,
+                ServicePropertiesUpdate.replacingAll(EVERY_SETTING)));
+        ((io.tablestream.schemas.avro.SetServiceProperties) avro.getOperation()).getLogging().setRetentionDays(0);
+        byte[] bytes = AvroLogCodec.<io.tablestream.schemas.avro.Command, io.tablestream.schemas.avro.Command>of(
+                avro.getSchema(), x -> x, x -> x).encode(avro);
+
+        assertThatThrownBy(() -> LogCodecs.COMMAND.decode(bytes))
+                .isInstanceOf(LogFormatException.class)
+                .hasMessageContaining("Retention days");
     }
 }

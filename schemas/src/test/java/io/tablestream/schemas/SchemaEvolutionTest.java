@@ -38,6 +38,7 @@ class SchemaEvolutionTest {
         op.put("type", new GenericData.EnumSymbol(tableOp.getField("type").schema(), "CREATE"));
         op.put("tableName", "Legacy");
         op.put("defaultTtlSeconds", null);
+        op.put("accessPolicies", List.of());
         GenericRecord command = new GenericData.Record(old);
         command.put("id", "old-1");
         command.put("account", "acct");

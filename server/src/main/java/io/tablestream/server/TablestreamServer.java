@@ -11,6 +11,7 @@ import io.tablestream.protocol.auth.AccountKeys;
 import io.tablestream.protocol.auth.AuthenticationSettings;
 import io.tablestream.protocol.auth.Authenticator;
 import io.tablestream.protocol.auth.StoredAccessPolicies;
+import io.tablestream.protocol.cors.CorsPolicies;
 import io.tablestream.protocol.http.Operation;
 import io.tablestream.protocol.http.OperationHandler;
 import io.tablestream.protocol.http.SignedCallerAuthenticator;
@@ -86,10 +87,11 @@ public final class TablestreamServer implements AutoCloseable {
                 Duration.ofMillis(config.get(ServerSettings.SESSION_TIMEOUT_MS)),
                 config.get(ServerSettings.QUERY_ROW_BUDGET), responders));
 
-        Authenticator authenticator = new Authenticator(accountKeys(config), StoredAccessPolicies.NONE, clock,
+        Authenticator authenticator = new Authenticator(accountKeys(config),
+                StoredAccessPolicies.of(processor.registry()), clock,
                 AuthenticationSettings.defaults().withAnonymousAccess(config.get(ServerSettings.ANONYMOUS_ACCESS)));
         TableServiceEndpoint endpoint = new TableServiceEndpoint(new SignedCallerAuthenticator(authenticator),
-                handlers, clock);
+                handlers, CorsPolicies.of(processor.registry()), clock);
         int maxRequestBytes = config.get(ServerSettings.MAX_REQUEST_BYTES);
         this.http = Javalin.create(javalin -> {
             javalin.http.maxRequestSize = maxRequestBytes;

@@ -3,7 +3,7 @@ package io.tablestream.processor;
 import io.tablestream.core.command.ChangeEvent;
 import io.tablestream.core.command.Command;
 import io.tablestream.core.command.Outcome;
-import io.tablestream.core.model.TableRecord;
+import io.tablestream.core.model.RegistryRecord;
 import io.tablestream.schemas.LogCodec;
 import io.tablestream.schemas.LogCodecs;
 import java.util.List;
@@ -27,7 +27,7 @@ public final class Topics {
     private final TopicDescriptor<String, Command> commands;
     private final TopicDescriptor<String, Outcome> outcomes;
     private final TopicDescriptor<String, ChangeEvent> changes;
-    private final TopicDescriptor<String, TableRecord> tables;
+    private final TopicDescriptor<String, RegistryRecord> tables;
     private final TopicDescriptor<byte[], byte[]> deadLetters;
 
     private Topics(String prefix) {
@@ -40,7 +40,7 @@ public final class Topics {
         this.changes = new TopicDescriptor<>(prefix + ".changes", Serdes.String(), serde(LogCodecs.CHANGE_EVENT), null,
                 Map.of(TopicConfig.RETENTION_MS_CONFIG, "-1",
                         TopicConfig.MAX_MESSAGE_BYTES_CONFIG, Integer.toString(MAX_ENTITY_RECORD_BYTES)));
-        this.tables = new TopicDescriptor<>(prefix + ".tables", Serdes.String(), serde(LogCodecs.TABLE_RECORD), 1,
+        this.tables = new TopicDescriptor<>(prefix + ".tables", Serdes.String(), serde(LogCodecs.REGISTRY_RECORD), 1,
                 Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT));
         this.deadLetters = new TopicDescriptor<>(prefix + ".deadletter", Serdes.ByteArray(), Serdes.ByteArray(), null,
                 Map.of(TopicConfig.RETENTION_MS_CONFIG, Long.toString(30L * 24 * 3600 * 1000),
@@ -73,8 +73,11 @@ public final class Topics {
         return changes;
     }
 
-    /** The table registry (compacted), read everywhere as a global store. */
-    public TopicDescriptor<String, TableRecord> tables() {
+    /**
+     * The registry (compacted), read everywhere as a global store: tables under their name and id
+     * keys, accounts' settings under their account keys.
+     */
+    public TopicDescriptor<String, RegistryRecord> tables() {
         return tables;
     }
 

@@ -1,6 +1,7 @@
 package io.tablestream.processor;
 
 import io.tablestream.core.codec.KeyCodec;
+import io.tablestream.core.command.AccountCommand;
 import io.tablestream.core.command.ChangeEvent;
 import io.tablestream.core.command.Command;
 import io.tablestream.core.command.CommandHeader;
@@ -9,11 +10,14 @@ import io.tablestream.core.command.EntityCommand;
 import io.tablestream.core.command.EntityOperation;
 import io.tablestream.core.command.Outcome;
 import io.tablestream.core.command.TableCommand;
+import io.tablestream.core.model.AccessPolicy;
 import io.tablestream.core.model.EdmValue;
 import io.tablestream.core.model.EntityKey;
 import io.tablestream.core.model.StoredEntity;
 import io.tablestream.core.model.TableName;
-import io.tablestream.core.model.TableRecord;
+import io.tablestream.core.model.RegistryRecord;
+import io.tablestream.core.model.ServicePropertiesUpdate;
+import io.tablestream.processor.internal.RegistryView;
 import io.tablestream.processor.store.StoreNames;
 import io.tablestream.schemas.LogCodecs;
 import io.tablestream.schemas.StoredEntityCodec;
@@ -49,7 +53,7 @@ final class ProcessorHarness implements AutoCloseable {
     final TestInputTopic<String, byte[]> commands;
     final TestOutputTopic<String, Outcome> outcomes;
     final TestOutputTopic<String, ChangeEvent> changes;
-    final TestOutputTopic<String, TableRecord> tables;
+    final TestOutputTopic<String, RegistryRecord> tables;
     final TestOutputTopic<byte[], byte[]> deadLetters;
     private final List<Outcome> seenOutcomes = new ArrayList<>();
     private final List<ChangeEvent> seenChanges = new ArrayList<>();
@@ -123,6 +127,19 @@ final class ProcessorHarness implements AutoCloseable {
             throw new AssertionError("table not created: " + o.failure());
         }
         return o.table().tableId();
+    }
+
+    Outcome setAcl(String table, List<AccessPolicy> policies) {
+        return send(TableCommand.setAcl(header(), TableName.of(table), policies));
+    }
+
+    Outcome setServiceProperties(ServicePropertiesUpdate update) {
+        return send(AccountCommand.setServiceProperties(header(), update));
+    }
+
+    /** The registry as the global store holds it. */
+    RegistryView registry() {
+        return new RegistryView(driver.getKeyValueStore(StoreNames.REGISTRY));
     }
 
     Outcome write(long tableId, String table, String pk, EntityOperation op) {

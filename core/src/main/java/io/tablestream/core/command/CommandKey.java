@@ -23,12 +23,18 @@ public record CommandKey(String value) {
         return new CommandKey(account + '/' + name.key());
     }
 
+    public static CommandKey forAccount(String account) {
+        return new CommandKey(account);
+    }
+
     public static CommandKey of(Command command) {
         if (command instanceof EntityCommand e) {
             return forEntity(e.account(), e.tableId(), e.partitionKey());
         }
-        TableCommand t = (TableCommand) command;
-        return forTable(t.account(), t.tableName());
+        if (command instanceof TableCommand t) {
+            return forTable(t.account(), t.tableName());
+        }
+        return forAccount(command.account());
     }
 
     @Override

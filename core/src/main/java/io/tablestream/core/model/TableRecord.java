@@ -1,17 +1,21 @@
 package io.tablestream.core.model;
 
+import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * A table as the registry knows it. Ids are never reused: a deleted table keeps its record with
  * state DELETED, and a table re-created under the same name gets a new id, so no old row can
- * reappear.
+ * reappear (nor an old stored access policy).
  *
  * @param deletedAt when it was deleted, {@code null} while active
  * @param defaultTtlSeconds the default time-to-live of its entities, {@code null} for none
+ * @param accessPolicies its stored access policies (Set Table ACL), in the order they were set
  */
 public record TableRecord(String account, TableName name, long tableId, State state, EdmDateTime createdAt,
-                          EdmDateTime deletedAt, Integer defaultTtlSeconds) {
+                          EdmDateTime deletedAt, Integer defaultTtlSeconds, List<AccessPolicy> accessPolicies)
+        implements RegistryRecord {
 
     public enum State { ACTIVE, DELETED }
 
@@ -20,15 +24,32 @@ public record TableRecord(String account, TableName name, long tableId, State st
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(state, "state");
         Objects.requireNonNull(createdAt, "createdAt");
+        accessPolicies = List.copyOf(accessPolicies);
     }
 
+    /** A new table: active, without stored access policies. */
     public static TableRecord active(String account, TableName name, long tableId, EdmDateTime createdAt,
                                      Integer defaultTtlSeconds) {
-        return new TableRecord(account, name, tableId, State.ACTIVE, createdAt, null, defaultTtlSeconds);
+        return new TableRecord(account, name, tableId, State.ACTIVE, createdAt, null, defaultTtlSeconds, List.of());
     }
 
     public TableRecord deleted(EdmDateTime at) {
-        return new TableRecord(account, name, tableId, State.DELETED, createdAt, at, defaultTtlSeconds);
+        return new TableRecord(account, name, tableId, State.DELETED, createdAt, at, defaultTtlSeconds, accessPolicies);
+    }
+
+    /** This table with {@code policies} as its stored access policies (replacing the current ones). */
+    public TableRecord withAccessPolicies(List<AccessPolicy> policies) {
+        return new TableRecord(account, name, tableId, state, createdAt, deletedAt, defaultTtlSeconds, policies);
+    }
+
+    /** The stored access policy with this id (ids are case-sensitive), if the table has one. */
+    public Optional<AccessPolicy> accessPolicy(String id) {
+        for (AccessPolicy p : accessPolicies) {
+            if (p.id().equals(id)) {
+                return Optional.of(p);
+            }
+        }
+        return Optional.empty();
     }
 
     public boolean isActive() {

@@ -2,18 +2,22 @@ package io.tablestream.core.rules;
 
 import io.tablestream.core.command.EntityCommand;
 import io.tablestream.core.command.EntityOperation;
+import io.tablestream.core.command.TableCommand;
 import io.tablestream.core.error.ErrorCode;
 import io.tablestream.core.error.TableServiceException;
+import io.tablestream.core.model.AccessPolicy;
 import io.tablestream.core.model.Entity;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 
 /**
- * The rules a whole entity command must satisfy before anything is applied: a valid PartitionKey,
- * 1 to 100 operations, each RowKey at most once, every written entity valid. Ingest checks them to
- * answer at once; the processor checks them again, since anyone may write to the command topic.
- * A failure inside a batch names the index of the failing operation.
+ * The rules a whole command must satisfy before anything is applied. An entity command: a valid
+ * PartitionKey, 1 to 100 operations, each RowKey at most once, every written entity valid. A table
+ * command: a positive default TTL if any, and for Set Table ACL at most
+ * {@value AccessPolicy#MAX_PER_TABLE} policies with distinct ids. Ingest checks them to answer at
+ * once; the processor checks them again, since anyone may write to the command topic. A failure
+ * inside a batch names the index of the failing operation.
  */
 public final class CommandRules {
     private CommandRules() {
@@ -66,6 +70,32 @@ public final class CommandRules {
                 }
             } catch (TableServiceException e) {
                 throw command.batch() ? e.atIndex(i) : e;
+            }
+        }
+    }
+
+    public static void validate(TableCommand command) {
+        TimeToLive.validateTableDefault(command.defaultTtlSeconds());
+        List<AccessPolicy> policies = command.accessPolicies();
+        if (command.operation() != TableCommand.Operation.SET_ACL) {
+            if (!policies.isEmpty()) {
+                throw TableServiceException.of(ErrorCode.INVALID_INPUT,
+                        "Only a Set Table ACL command carries access policies.");
+            }
+            return;
+        }
+        if (command.defaultTtlSeconds() != null) {
+            throw TableServiceException.of(ErrorCode.INVALID_INPUT, "A Set Table ACL command carries no default TTL.");
+        }
+        if (policies.size() > AccessPolicy.MAX_PER_TABLE) {
+            throw TableServiceException.of(ErrorCode.INVALID_INPUT, "A table may have at most "
+                    + AccessPolicy.MAX_PER_TABLE + " stored access policies, not " + policies.size() + ".");
+        }
+        Set<String> ids = new HashSet<>();
+        for (AccessPolicy p : policies) {
+            if (!ids.add(p.id())) {
+                throw TableServiceException.of(ErrorCode.INVALID_INPUT,
+                        "The signed identifier '" + p.id() + "' is given more than once.");
             }
         }
     }

@@ -11,6 +11,7 @@ import io.tablestream.core.command.SessionToken;
 import io.tablestream.core.command.TableCommand;
 import io.tablestream.core.error.ErrorCode;
 import io.tablestream.core.error.TableServiceException;
+import io.tablestream.core.model.AccessPolicy;
 import io.tablestream.core.model.TableName;
 import io.tablestream.core.registry.TableRegistry;
 import io.tablestream.core.rules.TimeToLive;
@@ -22,31 +23,30 @@ import io.tablestream.protocol.http.Preferences;
 import io.tablestream.protocol.http.RequestContext;
 import io.tablestream.protocol.http.ResourcePath;
 import io.tablestream.protocol.http.ResponseHeaders;
+import io.tablestream.protocol.xml.SignedIdentifiersXml;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.time.Duration;
 import java.util.Collections;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 /**
- * Create Table and Delete Table. Both go through the log; the answer waits until this instance's
- * registry view shows the result, so the client's next request here never contradicts it (no 404
- * right after a 201).
+ * Create Table, Delete Table and Set Table ACL. All go through the log; the answer waits until
+ * this instance's registry view shows the result, so the client's next request here never
+ * contradicts it (no 404 right after a 201, no old policies right after a 204).
  */
 final class TableWriteHandlers {
     private final CommandSubmitter submitter;
     private final TableRegistry registry;
-    private final Duration registryTimeout;
+    private final RegistryWait registryWait;
     private final Executor responders;
 
-    TableWriteHandlers(CommandSubmitter submitter, TableRegistry registry, Duration registryTimeout,
+    TableWriteHandlers(CommandSubmitter submitter, TableRegistry registry, RegistryWait registryWait,
                        Executor responders) {
         this.submitter = submitter;
         this.registry = registry;
-        this.registryTimeout = registryTimeout;
+        this.registryWait = registryWait;
         this.responders = responders;
     }
 
@@ -82,11 +82,7 @@ final class TableWriteHandlers {
     }
 
     void delete(RequestContext request, Context http) {
-        String raw = ((ResourcePath.TableItem) request.resource()).name();
-        if (!TableName.isValid(raw)) {
-            throw TableServiceException.of(ErrorCode.TABLE_NOT_FOUND, "The table specified does not exist.");
-        }
-        TableName name = TableName.of(raw);
+        TableName name = existingName(((ResourcePath.TableItem) request.resource()).name());
         request.caller().authorize(Operation.DELETE_TABLE, name.value(), null, null);
         TableCommand command = TableCommand.delete(
                 submitter.header(request.account(), request.caller().principal(), true), name);
@@ -99,29 +95,51 @@ final class TableWriteHandlers {
                 }, responders));
     }
 
+    /**
+     * Set Table ACL: the body's policies replace the table's stored access policies (204). The
+     * processor decides whether the table exists.
+     */
+    void setAcl(RequestContext request, Context http) {
+        TableName name = existingName(((ResourcePath.EntityCollection) request.resource()).table());
+        request.caller().authorize(Operation.SET_TABLE_ACL, name.value(), null, null);
+        List<AccessPolicy> policies = SignedIdentifiersXml.parse(http.bodyInputStream());
+        TableCommand command = TableCommand.setAcl(
+                submitter.header(request.account(), request.caller().principal(), true), name, policies);
+        http.future(() -> submitter.submit(command)
+                .thenCompose(outcome -> policiesVisible(request.account(), name, policies, outcome))
+                .thenAcceptAsync(outcome -> {
+                    ResponseHeaders.standard(http, request);
+                    http.header(Headers.SESSION_TOKEN, SessionToken.of(outcome.partition(), outcome.offset()).toString());
+                    http.status(204);
+                }, responders));
+    }
+
+    /** A name from the path; one that cannot be a table's is a table that does not exist. */
+    private static TableName existingName(String raw) {
+        if (!TableName.isValid(raw)) {
+            throw TableServiceException.of(ErrorCode.TABLE_NOT_FOUND, "The table specified does not exist.");
+        }
+        return TableName.of(raw);
+    }
+
     private CompletableFuture<Outcome> visible(String account, TableName name, Outcome outcome) {
         long id = outcome.table().tableId();
-        return bounded(registry.awaitChange(() -> registry.byName(account, name)
-                .map(t -> t.tableId() == id).orElse(false)), outcome);
+        return registryWait.until(() -> registry.byName(account, name).map(t -> t.tableId() == id).orElse(false),
+                outcome);
     }
 
     private CompletableFuture<Outcome> gone(String account, TableName name, Outcome outcome) {
         long id = outcome.table().tableId();
-        return bounded(registry.awaitChange(() -> registry.byName(account, name)
-                .map(t -> t.tableId() != id).orElse(true)), outcome);
+        return registryWait.until(() -> registry.byName(account, name).map(t -> t.tableId() != id).orElse(true),
+                outcome);
     }
 
-    private CompletableFuture<Outcome> bounded(CompletableFuture<Void> wait, Outcome outcome) {
-        return wait.orTimeout(registryTimeout.toMillis(), TimeUnit.MILLISECONDS).handle((v, e) -> {
-            if (e instanceof TimeoutException) {
-                throw TableServiceException.of(ErrorCode.SERVER_BUSY,
-                        "The table change was applied but this instance has not seen it yet; retry shortly.");
-            }
-            if (e != null) {
-                throw e instanceof RuntimeException r ? r : new IllegalStateException(e);
-            }
-            return outcome;
-        });
+    /** The view shows these policies on the table, or the table is gone or replaced since. */
+    private CompletableFuture<Outcome> policiesVisible(String account, TableName name, List<AccessPolicy> policies,
+                                                      Outcome outcome) {
+        long id = outcome.table().tableId();
+        return registryWait.until(() -> registry.byName(account, name)
+                .map(t -> t.tableId() != id || t.accessPolicies().equals(policies)).orElse(true), outcome);
     }
 
     private static byte[] tableJson(ODataContext odata, TableName name, MetadataLevel level) {

@@ -19,7 +19,7 @@ public final class WriteHandlers {
 
     /**
      * @param writeTimeout how long a sync write waits for its outcome before answering 503
-     * @param registryTimeout how long a table create/delete waits for this instance's registry view
+     * @param registryTimeout how long a table or settings change waits for this instance's registry view
      * @param responders where answers are written once an outcome arrives (never the Kafka threads)
      */
     public static Map<Operation, OperationHandler> create(CommandLog log, TableRegistry registry, Clock clock,
@@ -27,12 +27,17 @@ public final class WriteHandlers {
                                                           Executor responders) {
         CommandSubmitter submitter = new CommandSubmitter(log, clock, writeTimeout);
         TableLookup tables = new TableLookup(registry);
-        TableWriteHandlers tableWrites = new TableWriteHandlers(submitter, registry, registryTimeout, responders);
+        RegistryWait registryWait = new RegistryWait(registry, registryTimeout);
+        TableWriteHandlers tableWrites = new TableWriteHandlers(submitter, registry, registryWait, responders);
+        ServicePropertiesWriteHandler serviceProperties =
+                new ServicePropertiesWriteHandler(submitter, registry, registryWait, responders);
         EntityWriteHandlers entityWrites = new EntityWriteHandlers(submitter, tables, responders);
         BatchWriteHandler batch = new BatchWriteHandler(submitter, tables, clock, responders);
         Map<Operation, OperationHandler> handlers = new EnumMap<>(Operation.class);
         handlers.put(Operation.CREATE_TABLE, tableWrites::create);
         handlers.put(Operation.DELETE_TABLE, tableWrites::delete);
+        handlers.put(Operation.SET_TABLE_ACL, tableWrites::setAcl);
+        handlers.put(Operation.SET_SERVICE_PROPERTIES, serviceProperties::set);
         for (Operation op : new Operation[] {Operation.INSERT_ENTITY, Operation.UPDATE_ENTITY, Operation.MERGE_ENTITY,
                 Operation.INSERT_OR_REPLACE_ENTITY, Operation.INSERT_OR_MERGE_ENTITY, Operation.DELETE_ENTITY}) {
             handlers.put(op, entityWrites::handle);

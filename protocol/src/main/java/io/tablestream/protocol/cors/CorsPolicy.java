@@ -27,6 +27,8 @@ import java.util.regex.Pattern;
  */
 public final class CorsPolicy {
     private static final String ANY = "*";
+    /** The policy of an account without CORS rules: CORS disabled. */
+    public static final CorsPolicy DISABLED = new CorsPolicy(List.of());
 
     private final List<CorsRule> rules;
     private final List<List<Pattern>> originPatterns;
@@ -54,6 +56,21 @@ public final class CorsPolicy {
     /** Whether any rule is set. */
     public boolean enabled() {
         return !rules.isEmpty();
+    }
+
+    /** The rules, in evaluation order. */
+    public List<CorsRule> rules() {
+        return rules;
+    }
+
+    /**
+     * Whether {@link #actualRequest} can add anything to the response of a request with this
+     * method and {@code Origin} (null when absent), whatever the rules: only a request with an
+     * origin, or a GET or HEAD (which may vary by origin), can get CORS headers. Lets a caller skip
+     * looking the rules up.
+     */
+    public static boolean mayApplyTo(String method, String origin) {
+        return origin != null || method.equals("GET") || method.equals("HEAD");
     }
 
     /**

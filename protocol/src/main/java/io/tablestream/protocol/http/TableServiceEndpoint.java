@@ -6,6 +6,9 @@ import io.javalin.http.HandlerType;
 import io.javalin.http.HttpResponseException;
 import io.tablestream.core.error.ErrorCode;
 import io.tablestream.core.error.TableServiceException;
+import io.tablestream.protocol.cors.CorsHeaders;
+import io.tablestream.protocol.cors.CorsPolicies;
+import io.tablestream.protocol.cors.CorsPolicy;
 import java.time.Clock;
 import java.util.EnumMap;
 import java.util.List;
@@ -19,6 +22,10 @@ import org.slf4j.LoggerFactory;
  * The one pipeline every request goes through, in order: context → resolve the operation →
  * authenticate → the operation's handler → serialize; and the one exception mapper, so every
  * failure is an Azure-style error and nothing escapes as a bare 500.
+ *
+ * <p>CORS lives here too: the pipeline answers preflights ({@code OPTIONS}, unauthenticated) from
+ * the account's rules, and adds the CORS headers to the response of every other request once it
+ * is complete — errors included, so a browser can read why a cross-origin request failed.
  */
 public final class TableServiceEndpoint {
     private static final Logger LOG = LoggerFactory.getLogger(TableServiceEndpoint.class);
@@ -28,12 +35,29 @@ public final class TableServiceEndpoint {
 
     private final Authenticator authenticator;
     private final Map<Operation, OperationHandler> handlers;
+    private final CorsPolicies cors;
     private final Clock clock;
 
+    /** A pipeline for accounts without CORS rules. */
     public TableServiceEndpoint(Authenticator authenticator, Map<Operation, OperationHandler> handlers, Clock clock) {
+        this(authenticator, handlers, CorsPolicies.NONE, clock);
+    }
+
+    /**
+     * @param handlers the handler of each operation but {@link Operation#PREFLIGHT}, which the
+     *     pipeline answers itself from {@code cors}
+     * @param cors each account's CORS rules
+     */
+    public TableServiceEndpoint(Authenticator authenticator, Map<Operation, OperationHandler> handlers,
+                                CorsPolicies cors, Clock clock) {
+        if (handlers.containsKey(Operation.PREFLIGHT)) {
+            throw new IllegalArgumentException("The pipeline answers preflights itself, from the CORS policies");
+        }
         this.authenticator = authenticator;
         this.handlers = new EnumMap<>(Operation.class);
         this.handlers.putAll(handlers);
+        this.handlers.put(Operation.PREFLIGHT, new PreflightHandler(cors));
+        this.cors = cors;
         this.clock = clock;
     }
 
@@ -45,6 +69,8 @@ public final class TableServiceEndpoint {
             config.routes.addHttpHandler(type, "/*", this::handle);
         }
         config.routes.exception(Exception.class, this::onException);
+        // After every request, whatever became of it (Javalin runs after-handlers past exceptions).
+        config.routes.after(this::addCorsHeaders);
         // Javalin answers methods with no route itself; give those the service's error too.
         config.routes.error(404, this::onUnrouted);
         config.routes.error(405, this::onUnrouted);
@@ -82,6 +108,40 @@ public final class TableServiceEndpoint {
         RequestContext request = contextOf(http);
         ErrorResponses.write(http, request, TableServiceException.of(ErrorCode.UNSUPPORTED_HTTP_VERB,
                 "The service does not support the HTTP verb " + http.req().getMethod() + "."));
+    }
+
+    /**
+     * The CORS headers of an actual (not preflight) request's response, from the rules of the
+     * account its path names; computed last, since exposed-header prefixes match the response's
+     * own headers.
+     */
+    void addCorsHeaders(Context http) {
+        RequestContext request = http.attribute(CONTEXT_ATTRIBUTE);
+        if (request == null || request.account() == null || request.operation() == Operation.PREFLIGHT) {
+            return;
+        }
+        String method = http.req().getMethod();
+        String origin = http.header(PreflightHandler.ORIGIN);
+        if (!CorsPolicy.mayApplyTo(method, origin)) {
+            return;
+        }
+        CorsHeaders headers;
+        try {
+            headers = cors.forAccount(request.account()).actualRequest(method, origin, http.res().getHeaderNames());
+        } catch (TableServiceException e) {
+            // The rules cannot be read right now (the registry is not ready): answer without CORS headers.
+            LOG.debug("Request {}: CORS rules of {} unavailable ({})", request.requestId(), request.account(),
+                    e.errorCode().code());
+            return;
+        }
+        for (Map.Entry<String, String> h : headers.asMap().entrySet()) {
+            if (h.getKey().equals(CorsHeaders.VARY)) {
+                String vary = http.res().getHeader(CorsHeaders.VARY);
+                http.header(CorsHeaders.VARY, vary == null || vary.isBlank() ? h.getValue() : vary + ", " + h.getValue());
+            } else {
+                http.header(h.getKey(), h.getValue());
+            }
+        }
     }
 
     private RequestContext contextOf(Context http) {

@@ -30,6 +30,8 @@ import io.tablestream.protocol.http.RequestContext;
 import io.tablestream.protocol.http.ResourcePath;
 import io.tablestream.protocol.http.ResponseHeaders;
 import io.tablestream.protocol.http.TableLookup;
+import io.tablestream.protocol.xml.ServicePropertiesXml;
+import io.tablestream.protocol.xml.SignedIdentifiersXml;
 import io.tablestream.query.plan.EntityQuery;
 import io.tablestream.query.plan.Page;
 import io.tablestream.query.plan.PageReader;
@@ -45,13 +47,16 @@ import java.util.Optional;
 import java.util.concurrent.Executor;
 
 /**
- * The read side: Query Tables, Get Entity, Query Entities. Reads are served from this instance's
+ * The read side: Query Tables, Get Entity, Query Entities, Get Table ACL and Get Table Service
+ * Properties (the last two from the registry, which every instance holds). Reads are served from this instance's
  * stores (the {@link KeyLocator} says which partitions those are); a read carrying a session token
  * first waits, without blocking a request thread, until the writes it names are applied.
  */
 public final class ReadHandlers {
     /** Registry rows examined per Query Tables page at most. */
     private static final int TABLE_SCAN_BUDGET = 10_000;
+    /** The content type of the ACL and service-properties documents. */
+    private static final String XML = "application/xml";
 
     private final TableRegistry registry;
     private final TableLookup tables;
@@ -85,6 +90,8 @@ public final class ReadHandlers {
         handlers.put(Operation.QUERY_TABLES, h::queryTables);
         handlers.put(Operation.GET_ENTITY, h::getEntity);
         handlers.put(Operation.QUERY_ENTITIES, h::queryEntities);
+        handlers.put(Operation.GET_TABLE_ACL, h::getTableAcl);
+        handlers.put(Operation.GET_SERVICE_PROPERTIES, h::getServiceProperties);
         return handlers;
     }
 
@@ -195,6 +202,28 @@ public final class ReadHandlers {
                 feed.finish();
             }));
         });
+    }
+
+    /** Get Table ACL: the table's stored access policies, as the SignedIdentifiers document. */
+    void getTableAcl(RequestContext request, Context http) {
+        String raw = ((ResourcePath.EntityCollection) request.resource()).table();
+        if (!TableName.isValid(raw)) {
+            throw TableServiceException.of(ErrorCode.TABLE_NOT_FOUND, "The table specified does not exist.");
+        }
+        request.caller().authorize(Operation.GET_TABLE_ACL, raw, null, null);
+        TableRecord table = tables.require(request.account(), raw);
+        ResponseHeaders.standard(http, request);
+        http.contentType(XML);
+        http.result(SignedIdentifiersXml.write(table.accessPolicies()));
+    }
+
+    /** Get Table Service Properties: the account's properties, the defaults when it never set any. */
+    void getServiceProperties(RequestContext request, Context http) {
+        request.caller().authorize(Operation.GET_SERVICE_PROPERTIES, null, null, null);
+        byte[] body = ServicePropertiesXml.write(registry.serviceProperties(request.account()));
+        ResponseHeaders.standard(http, request);
+        http.contentType(XML);
+        http.result(body);
     }
 
     @FunctionalInterface

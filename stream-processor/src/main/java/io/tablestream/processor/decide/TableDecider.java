@@ -9,8 +9,10 @@ import io.tablestream.core.model.TableRecord;
 /**
  * Decides table commands for one name (case-insensitive): create gives a new id and fails with
  * TableAlreadyExists on an active name; delete retires the id and fails with TableNotFound on a
- * missing one. Pure: the caller supplies the active record for the name (or null) and the id a
- * create would get.
+ * missing one; set ACL replaces the stored access policies of the active table and fails with
+ * TableNotFound on a missing one. Pure: the caller supplies the active record for the name (or
+ * null) and the id a create would get. The command must already have passed
+ * {@link io.tablestream.core.rules.CommandRules}.
  */
 public final class TableDecider {
     private TableDecider() {
@@ -25,6 +27,9 @@ public final class TableDecider {
             case DELETE -> active == null
                     ? new TableDecision(failure(ErrorCode.TABLE_NOT_FOUND), null)
                     : new TableDecision(null, active.deleted(now));
+            case SET_ACL -> active == null
+                    ? new TableDecision(failure(ErrorCode.TABLE_NOT_FOUND), null)
+                    : new TableDecision(null, active.withAccessPolicies(command.accessPolicies()));
         };
     }
 

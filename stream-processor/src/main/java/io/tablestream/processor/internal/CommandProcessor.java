@@ -1,6 +1,7 @@
 package io.tablestream.processor.internal;
 
 import io.tablestream.core.codec.KeyCodec;
+import io.tablestream.core.command.AccountCommand;
 import io.tablestream.core.command.ChangeEvent;
 import io.tablestream.core.command.Command;
 import io.tablestream.core.command.CommandHeader;
@@ -11,13 +12,14 @@ import io.tablestream.core.command.Outcome;
 import io.tablestream.core.command.TableCommand;
 import io.tablestream.core.error.ErrorCode;
 import io.tablestream.core.error.TableServiceException;
+import io.tablestream.core.model.AccountRecord;
 import io.tablestream.core.model.EdmDateTime;
 import io.tablestream.core.model.EntityKey;
 import io.tablestream.core.model.StoredEntity;
 import io.tablestream.core.model.TableRecord;
 import io.tablestream.core.rules.CommandRules;
-import io.tablestream.core.rules.TimeToLive;
 import io.tablestream.processor.ProcessorSettings;
+import io.tablestream.processor.decide.AccountDecider;
 import io.tablestream.processor.decide.EntityDecider;
 import io.tablestream.processor.decide.EntityDecision;
 import io.tablestream.processor.decide.TableDecider;
@@ -56,6 +58,7 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
     private TaskState taskState;
     private EntityRows rows;
     private KeyValueStore<String, byte[]> tableNames;
+    private KeyValueStore<String, byte[]> accounts;
     private RegistryView registry;
 
     CommandProcessor(ProcessorSettings settings) {
@@ -69,6 +72,7 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
         this.taskState = new TaskState(context.getStateStore(StoreNames.TASK_META));
         this.rows = new EntityRows(context.getStateStore(StoreNames.ENTITIES), context.getStateStore(StoreNames.EXPIRY));
         this.tableNames = context.getStateStore(StoreNames.TABLE_NAMES);
+        this.accounts = context.getStateStore(StoreNames.ACCOUNTS);
         this.registry = new RegistryView(context.getStateStore(StoreNames.REGISTRY));
         settings.appliedOffsets().advance(context.taskId().partition(), taskState.appliedOffset());
         context.schedule(settings.expiryInterval(), PunctuationType.WALL_CLOCK_TIME, this::expire);
@@ -99,8 +103,10 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
                     + "' and the default partitioner.", null, partition, offset);
         } else if (command instanceof EntityCommand entityCommand) {
             handle(record, entityCommand, partition, offset);
+        } else if (command instanceof TableCommand tableCommand) {
+            handle(record, tableCommand, partition, offset);
         } else {
-            handle(record, (TableCommand) command, partition, offset);
+            handle(record, (AccountCommand) command, partition, offset);
         }
         done(partition, offset);
         commitSoonFor(command.header());
@@ -156,7 +162,7 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
 
     private void handle(Record<byte[], byte[]> record, TableCommand command, int partition, long offset) {
         try {
-            TimeToLive.validateTableDefault(command.defaultTtlSeconds());
+            CommandRules.validate(command);
         } catch (TableServiceException e) {
             reject(record, command.header(), e.errorCode(), e.getMessage(), null, partition, offset);
             return;
@@ -180,6 +186,21 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
         outputs.table(changed, record.timestamp());
         outputs.outcome(new Outcome(command.id(), command.header().replyTo(), null, List.of(),
                 new Outcome.TableInfo(changed.tableId(), changed.name().value()), partition, offset), record.timestamp());
+    }
+
+    /**
+     * Merges the account's new settings into those this task holds for it (the task decides every
+     * command of the account, so its store is current), and publishes the result to the registry.
+     */
+    private void handle(Record<byte[], byte[]> record, AccountCommand command, int partition, long offset) {
+        String key = RegistryKey.forAccount(command.account());
+        byte[] currentBytes = accounts.get(key);
+        AccountRecord current = currentBytes == null ? null : LogCodecs.ACCOUNT_RECORD.decode(currentBytes);
+        AccountRecord changed = AccountDecider.decide(command, current);
+        accounts.put(key, LogCodecs.ACCOUNT_RECORD.encode(changed));
+        outputs.account(changed, record.timestamp());
+        outputs.outcome(new Outcome(command.id(), command.header().replyTo(), null, List.of(), null, partition, offset),
+                record.timestamp());
     }
 
     /** Deletes this task's expired entities, through the change feed. */

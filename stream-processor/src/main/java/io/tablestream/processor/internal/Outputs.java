@@ -4,6 +4,7 @@ import io.tablestream.core.command.ChangeEvent;
 import io.tablestream.core.command.CommandKey;
 import io.tablestream.core.command.Outcome;
 import io.tablestream.core.error.ErrorCode;
+import io.tablestream.core.model.AccountRecord;
 import io.tablestream.core.model.TableRecord;
 import io.tablestream.schemas.LogCodecs;
 import java.nio.charset.StandardCharsets;
@@ -44,6 +45,12 @@ final class Outputs {
         context.forward(new Record<>(utf8(RegistryKey.byName(record.account(), record.name())),
                 record.isActive() ? value : null, timestamp), Sinks.TABLES);
         context.forward(new Record<>(utf8(RegistryKey.byId(record.tableId())), value, timestamp), Sinks.TABLES);
+    }
+
+    /** Publishes an account's settings under its account key. */
+    void account(AccountRecord record, long timestamp) {
+        context.forward(new Record<>(utf8(RegistryKey.forAccount(record.account())),
+                LogCodecs.ACCOUNT_RECORD.encode(record), timestamp), Sinks.TABLES);
     }
 
     void deadLetter(byte[] key, byte[] value, ErrorCode code, String message, int partition, long offset,

@@ -36,6 +36,7 @@ public final class ProcessorNodes {
         topology.addStateStore(entities(StoreNames.EXPIRY), APPLY);
         topology.addStateStore(strings(StoreNames.TASK_META), APPLY);
         topology.addStateStore(strings(StoreNames.TABLE_NAMES), APPLY);
+        topology.addStateStore(strings(StoreNames.ACCOUNTS), APPLY);
         topology.addSink(Sinks.OUTCOMES, topics.outcomes().name(), bytes, bytes, APPLY);
         topology.addSink(Sinks.CHANGES, topics.changes().name(), bytes, bytes, APPLY);
         topology.addSink(Sinks.TABLES, topics.tables().name(), bytes, bytes, APPLY);

@@ -3,13 +3,15 @@ package io.tablestream.processor.internal;
 import io.tablestream.core.model.TableName;
 
 /**
- * Keys of the tables topic and the registry store. Each registry change is written under both:
+ * Keys of the tables topic and the registry store. Each table change is written under both
  * {@code name/<account>/<lower-case name>} (looked up by the API; a tombstone once deleted) and
- * {@code id/<tableId>} (looked up by the processor; kept, as DELETED, once deleted).
+ * {@code id/<tableId>} (looked up by the processor; kept, as DELETED, once deleted). An account's
+ * settings are written under {@code account/<account>}.
  */
 public final class RegistryKey {
     private static final String NAME = "name/";
     private static final String ID = "id/";
+    private static final String ACCOUNT = "account/";
 
     private RegistryKey() {
     }
@@ -24,6 +26,10 @@ public final class RegistryKey {
 
     public static String byId(long tableId) {
         return ID + tableId;
+    }
+
+    public static String forAccount(String account) {
+        return ACCOUNT + account;
     }
 
     /** The first name key of an account (inclusive). */

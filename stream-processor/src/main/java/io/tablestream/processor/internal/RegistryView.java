@@ -1,7 +1,10 @@
 package io.tablestream.processor.internal;
 
+import io.tablestream.core.model.AccountRecord;
+import io.tablestream.core.model.ServiceProperties;
 import io.tablestream.core.model.TableName;
 import io.tablestream.core.model.TableRecord;
+import io.tablestream.schemas.LogCodec;
 import io.tablestream.schemas.LogCodecs;
 import io.tablestream.schemas.LogFormatException;
 import java.util.ArrayList;
@@ -15,7 +18,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The registry as read from a key-value store holding the tables topic (the global store, for
- * the processor's tasks and, through interactive queries, for the API).
+ * the processor's tasks and, through interactive queries, for the API): tables, and accounts'
+ * service properties.
  */
 public final class RegistryView {
     private static final Logger LOG = LoggerFactory.getLogger(RegistryView.class);
@@ -27,12 +31,13 @@ public final class RegistryView {
     }
 
     public Optional<TableRecord> byName(String account, TableName name) {
-        return decode(RegistryKey.byName(account, name), store.get(RegistryKey.byName(account, name)))
-                .filter(TableRecord::isActive);
+        String key = RegistryKey.byName(account, name);
+        return decode(LogCodecs.TABLE_RECORD, key, store.get(key)).filter(TableRecord::isActive);
     }
 
     public Optional<TableRecord> byId(long tableId) {
-        return decode(RegistryKey.byId(tableId), store.get(RegistryKey.byId(tableId)));
+        String key = RegistryKey.byId(tableId);
+        return decode(LogCodecs.TABLE_RECORD, key, store.get(key));
     }
 
     public List<TableRecord> list(String account, String fromNameKey, int limit) {
@@ -41,7 +46,7 @@ public final class RegistryView {
         try (KeyValueIterator<String, byte[]> it = store.range(from, RegistryKey.accountEnd(account))) {
             while (it.hasNext() && out.size() < limit) {
                 KeyValue<String, byte[]> kv = it.next();
-                decode(kv.key, kv.value).filter(TableRecord::isActive).ifPresent(out::add);
+                decode(LogCodecs.TABLE_RECORD, kv.key, kv.value).filter(TableRecord::isActive).ifPresent(out::add);
             }
         }
         return out;
@@ -53,20 +58,29 @@ public final class RegistryView {
         try (KeyValueIterator<String, byte[]> it = store.range(RegistryKey.idStart(), RegistryKey.idEnd())) {
             while (it.hasNext()) {
                 KeyValue<String, byte[]> kv = it.next();
-                decode(kv.key, kv.value).filter(t -> !t.isActive()).ifPresent(t -> ids.add(t.tableId()));
+                decode(LogCodecs.TABLE_RECORD, kv.key, kv.value).filter(t -> !t.isActive())
+                        .ifPresent(t -> ids.add(t.tableId()));
             }
         }
         return ids;
     }
 
-    private static Optional<TableRecord> decode(String key, byte[] value) {
+    /** The account's service properties; the defaults when it never set any. */
+    public ServiceProperties serviceProperties(String account) {
+        String key = RegistryKey.forAccount(account);
+        return decode(LogCodecs.ACCOUNT_RECORD, key, store.get(key))
+                .map(AccountRecord::serviceProperties)
+                .orElse(ServiceProperties.DEFAULT);
+    }
+
+    private static <T> Optional<T> decode(LogCodec<T> codec, String key, byte[] value) {
         if (value == null) {
             return Optional.empty();
         }
         try {
-            return Optional.of(LogCodecs.TABLE_RECORD.decode(value));
+            return Optional.of(codec.decode(value));
         } catch (LogFormatException e) {
-            LOG.error("Registry record {} cannot be read; treating the table as absent", key, e);
+            LOG.error("Registry record {} cannot be read; treating it as absent", key, e);
             return Optional.empty();
         }
     }

@@ -1,5 +1,6 @@
 package io.tablestream.processor.internal;
 
+import io.tablestream.core.model.ServiceProperties;
 import io.tablestream.core.model.TableName;
 import io.tablestream.core.model.TableRecord;
 import io.tablestream.processor.store.StoreNames;
@@ -44,6 +45,15 @@ public final class StreamsTableRegistry implements TableRegistry {
     public Optional<TableRecord> byId(long tableId) {
         try {
             return view().byId(tableId);
+        } catch (InvalidStateStoreException e) {
+            throw QueryableStores.translate(e);
+        }
+    }
+
+    @Override
+    public ServiceProperties serviceProperties(String account) {
+        try {
+            return view().serviceProperties(account);
         } catch (InvalidStateStoreException e) {
             throw QueryableStores.translate(e);
         }

@@ -12,11 +12,19 @@ import java.util.function.BooleanSupplier;
 public final class RegistryEvents {
     private final CopyOnWriteArrayList<Waiter> waiters = new CopyOnWriteArrayList<>();
 
-    /** Called by the global store's processor after each registry record it applied. */
+    /**
+     * Called by the global store's processor after each registry record it applied. A condition
+     * that throws (e.g. the store is not queryable while the processor shuts down) fails its own
+     * waiter only, never the thread that applies the registry.
+     */
     public void changed() {
         for (Waiter w : waiters) {
-            if (w.condition.getAsBoolean()) {
-                w.future.complete(null);
+            try {
+                if (w.condition.getAsBoolean()) {
+                    w.future.complete(null);
+                }
+            } catch (RuntimeException e) {
+                w.future.completeExceptionally(e);
             }
         }
     }

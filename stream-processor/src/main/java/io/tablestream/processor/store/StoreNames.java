@@ -10,6 +10,8 @@ public final class StoreNames {
     public static final String TASK_META = "task-meta";
     /** Per task: the active tables whose names this task decides. */
     public static final String TABLE_NAMES = "table-names";
+    /** Per task: the settings of the accounts whose commands this task decides. */
+    public static final String ACCOUNTS = "accounts";
     /** Per task: entities with a time-to-live, by expiry time. */
     public static final String EXPIRY = "expiry";
 

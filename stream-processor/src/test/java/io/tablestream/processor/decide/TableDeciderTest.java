@@ -5,9 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.tablestream.core.command.CommandHeader;
 import io.tablestream.core.command.TableCommand;
 import io.tablestream.core.error.ErrorCode;
+import io.tablestream.core.model.AccessPolicy;
 import io.tablestream.core.model.EdmDateTime;
 import io.tablestream.core.model.TableName;
+import io.tablestream.core.model.TablePermission;
 import io.tablestream.core.model.TableRecord;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class TableDeciderTest {
@@ -44,5 +47,25 @@ class TableDeciderTest {
         TableDecision d = TableDecider.decide(TableCommand.delete(HEADER, TableName.of("orders")), null, 42L, NOW);
 
         assertThat(d.failure().code()).isEqualTo(ErrorCode.TABLE_NOT_FOUND);
+    }
+
+    @Test
+    void setAclReplacesThePoliciesOfTheActiveTableAndKeepsItsId() {
+        List<AccessPolicy> policies = List.of(AccessPolicy.of("r", null, NOW, TablePermission.parse("r")));
+        TableRecord withOld = ACTIVE.withAccessPolicies(List.of(AccessPolicy.of("old", null, null, TablePermission.parse("d"))));
+
+        TableDecision d = TableDecider.decide(TableCommand.setAcl(HEADER, TableName.of("ORDERS"), policies), withOld, 42L,
+                NOW);
+
+        assertThat(d.succeeded()).isTrue();
+        assertThat(d.record()).isEqualTo(ACTIVE.withAccessPolicies(policies));
+    }
+
+    @Test
+    void setAclOfAMissingTableFails() {
+        TableDecision d = TableDecider.decide(TableCommand.setAcl(HEADER, TableName.of("orders"), List.of()), null, 42L, NOW);
+
+        assertThat(d.failure().code()).isEqualTo(ErrorCode.TABLE_NOT_FOUND);
+        assertThat(d.record()).isNull();
     }
 }
