@@ -236,9 +236,14 @@ final class RawTableClient {
             socket.connect(new InetSocketAddress(host, port), (int) TIMEOUT.toMillis());
             socket.setSoTimeout((int) TIMEOUT.toMillis());
             OutputStream out = socket.getOutputStream();
-            out.write(request);
-            out.flush();
-            socket.shutdownOutput();
+            try {
+                out.write(request);
+                out.flush();
+                socket.shutdownOutput();
+            } catch (IOException e) {
+                // The server may answer and close before taking all of an oversized request: read its answer.
+                return Response.parse(socket.getInputStream().readAllBytes());
+            }
             return Response.parse(socket.getInputStream().readAllBytes());
         } catch (IOException e) {
             throw new UncheckedIOException(e);

@@ -74,13 +74,20 @@ class RequestLineIT {
     }
 
     @Test
+    void answersConnectWithAClientError() {
+        RawTableClient.Response r = client.request("CONNECT", "Tables").sendOverSocket();
+
+        ServiceErrors.assertWellFormedClientError(r);
+    }
+
+    @Test
     void answersAnEntityPathOfUnknownKeysAsNotFound() {
         assertServiceError(client.get(table + "(PartitionKey='nope',RowKey='none')".replace("'", "%27")).send(), 404,
                 "ResourceNotFound");
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"FOO", "TRACE", "PROPFIND", "CONNECT"})
+    @ValueSource(strings = {"FOO", "TRACE", "PROPFIND", "M-SEARCH"})
     void rejectsAVerbTheServiceDoesNotHave(String method) {
         RawTableClient.Response onEntity = client.request(method, entity.replace("'", "%27")).sendOverSocket();
         RawTableClient.Response onTables = client.request(method, "Tables").sendOverSocket();
@@ -102,7 +109,8 @@ class RequestLineIT {
     }
 
     @ParameterizedTest
-    @CsvSource({"PUT, Tables", "DELETE, Tables", "PATCH, Tables", "PUT, T()", "DELETE, T()", "POST, T(PartitionKey=%27p%27,RowKey=%27r%27)"})
+    @CsvSource({"PUT, Tables", "DELETE, Tables", "PATCH, Tables", "PUT, T()", "DELETE, T()",
+            "POST, 'T(PartitionKey=%27p%27,RowKey=%27r%27)'"})
     void rejectsAVerbTheResourceDoesNotTake(String method, String target) {
         assertServiceError(client.request(method, target.replace("T(", table + "(")).body("{}").send(), 405,
                 "UnsupportedHttpVerb");
