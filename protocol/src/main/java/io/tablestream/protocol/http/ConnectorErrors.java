@@ -52,7 +52,11 @@ final class ConnectorErrors implements Request.Handler {
 
     private static ErrorCode codeFor(int status, Request request) {
         return switch (status) {
-            case 400 -> mentionsUri(request) ? ErrorCode.INVALID_URI : ErrorCode.INVALID_INPUT;
+            case 400 -> switch (reason(request)) {
+                case HEADER -> ErrorCode.INVALID_HEADER_VALUE;
+                case BODY -> ErrorCode.INVALID_INPUT;
+                case REQUEST_LINE -> ErrorCode.INVALID_URI;
+            };
             case 404, 414 -> ErrorCode.INVALID_URI;
             case 405, 501 -> ErrorCode.UNSUPPORTED_HTTP_VERB;
             case 413 -> ErrorCode.REQUEST_BODY_TOO_LARGE;
@@ -67,23 +71,40 @@ final class ConnectorErrors implements Request.Handler {
         return switch (status) {
             case 414 -> "The request URI is longer than the service reads.";
             case 431 -> "The request's header section is larger than the service reads.";
-            case 400 -> mentionsUri(request) ? "The request URI is not valid: it is not well-formed, "
-                    + "has a malformed percent-escape, or does not decode to UTF-8." : "The request is malformed.";
+            case 400 -> switch (reason(request)) {
+                case HEADER -> "A request header is malformed.";
+                case BODY -> "The request body is not framed correctly.";
+                case REQUEST_LINE -> "The request URI is not valid: it is not well-formed, has a malformed percent-escape,"
+                        + " or does not decode to UTF-8.";
+            };
             default -> "The request could not be read.";
         };
     }
 
-    /** Whether the server's reason for refusing the request is its URI. */
-    private static boolean mentionsUri(Request request) {
-        for (Object o = request.getAttribute(ErrorHandler.ERROR_EXCEPTION); o instanceof Throwable t; o = t.getCause()) {
-            if (t.getMessage() != null && t.getMessage().toLowerCase(Locale.ROOT).contains("uri")) {
-                return true;
-            }
-            if (t.getCause() == t) {
-                break;
-            }
+    /** What part of a request the server could not read. */
+    private enum Part { REQUEST_LINE, HEADER, BODY }
+
+    /**
+     * Which part the server's reason names; the request line (method, URI, version) unless it
+     * speaks of a header or of the body's framing.
+     */
+    private static Part reason(Request request) {
+        StringBuilder text = new StringBuilder();
+        for (Object o = request.getAttribute(ErrorHandler.ERROR_EXCEPTION); o instanceof Throwable t && text.length() < 1000;
+             o = t.getCause() == t ? null : t.getCause()) {
+            text.append(' ').append(t.getMessage());
         }
-        Object message = request.getAttribute(ErrorHandler.ERROR_MESSAGE);
-        return message != null && message.toString().toLowerCase(Locale.ROOT).contains("uri");
+        text.append(' ').append(request.getAttribute(ErrorHandler.ERROR_MESSAGE));
+        String reason = text.toString().toLowerCase(Locale.ROOT);
+        if (reason.contains("uri") || reason.contains("path")) {
+            return Part.REQUEST_LINE;
+        }
+        if (reason.contains("header") || reason.contains("field")) {
+            return Part.HEADER;
+        }
+        if (reason.contains("chunk") || reason.contains("content") || reason.contains("body")) {
+            return Part.BODY;
+        }
+        return Part.REQUEST_LINE;
     }
 }
