@@ -36,10 +36,26 @@ public final class Main {
             System.exit(1);
             return;
         }
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            LOG.info("Stopping Tablestream");
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> stop(server), "shutdown"));
+    }
+
+    /**
+     * Stops the server on SIGTERM/SIGINT and ends the process with 0 when it stopped cleanly (a JVM
+     * ended by a signal otherwise reports 128 + the signal, which service managers count as a
+     * failure), 1 when it did not.
+     */
+    private static void stop(TablestreamServer server) {
+        LOG.info("Stopping Tablestream");
+        long begin = System.nanoTime();
+        int status = 0;
+        try {
             server.close();
-        }, "shutdown"));
+            LOG.info("Tablestream stopped in {} ms", (System.nanoTime() - begin) / 1_000_000);
+        } catch (RuntimeException e) {
+            LOG.error("Tablestream did not stop cleanly", e);
+            status = 1;
+        }
+        Runtime.getRuntime().halt(status);
     }
 
     private static void printSettings() {

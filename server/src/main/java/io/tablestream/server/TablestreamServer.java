@@ -42,12 +42,13 @@ import org.slf4j.LoggerFactory;
 public final class TablestreamServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(TablestreamServer.class);
 
-    private final Deque<AutoCloseable> started = new ArrayDeque<>();
+    private final Deque<AutoCloseable> started;
     private final String bootstrapServers;
     private final Javalin http;
     private final StreamProcessor processor;
 
-    private TablestreamServer(ServerConfig config) {
+    private TablestreamServer(ServerConfig config, Deque<AutoCloseable> started) {
+        this.started = started;
         Clock clock = Clock.systemUTC();
         Path dataDir = Path.of(config.get(ServerSettings.DATA_DIR)).toAbsolutePath();
         String bootstrap = config.get(ServerSettings.KAFKA_BOOTSTRAP_SERVERS);
@@ -108,7 +109,13 @@ public final class TablestreamServer implements AutoCloseable {
 
     /** Starts an instance; on failure, stops whatever had started and rethrows. */
     public static TablestreamServer start(ServerConfig config) {
-        return new TablestreamServer(config);
+        Deque<AutoCloseable> started = new ArrayDeque<>();
+        try {
+            return new TablestreamServer(config, started);
+        } catch (RuntimeException | Error e) {
+            close(started);
+            throw e;
+        }
     }
 
     public int port() {
@@ -154,8 +161,13 @@ public final class TablestreamServer implements AutoCloseable {
         };
     }
 
+    /** Stops everything this instance started, last started first; calling it again does nothing. */
     @Override
-    public void close() {
+    public synchronized void close() {
+        close(started);
+    }
+
+    private static void close(Deque<AutoCloseable> started) {
         while (!started.isEmpty()) {
             AutoCloseable c = started.pop();
             try {

@@ -64,7 +64,17 @@ final class BatchWriteHandler {
 
     void handle(RequestContext request, Context http) {
         request.caller().authorize(Operation.BATCH, null, null, null);
-        BatchRequest batch = BatchRequest.parse(http.bodyAsBytes(), http.contentType());
+        BatchRequest batch;
+        try {
+            batch = BatchRequest.parse(http.bodyAsBytes(), http.contentType());
+        } catch (TableServiceException e) {
+            if (e.failedIndex().isEmpty()) {
+                throw e; // a batch that cannot be taken apart: a plain error response
+            }
+            // a change set that fails at one of its operations: answered inside the batch response
+            respond(request, http, BatchResponse.failedChangeSet(failure(request, null, e)), null);
+            return;
+        }
         if (batch.isQuery()) {
             throw TableServiceException.of(ErrorCode.NOT_IMPLEMENTED,
                     "A query inside $batch is not supported; send the query on its own.");
@@ -148,7 +158,8 @@ final class BatchWriteHandler {
             }
             properties = body.properties();
         }
-        String condition = EntityRequests.condition(type, ifMatch);
+        String condition = EntityRequests.condition(type, op.headers().all(Headers.IF_MATCH),
+                op.headers().first(Headers.IF_NONE_MATCH).isPresent());
         request.caller().authorize(operation, table.name().value(), pk, rk);
         Preferences prefs = Preferences.parse(op.headers().all(Headers.PREFER));
         boolean content = type == EntityOperation.Type.INSERT && prefs.returnContentOr(true);
@@ -199,9 +210,10 @@ final class BatchWriteHandler {
         return responses;
     }
 
+    /** The failed operation's response; {@code batch} is null when the change set could not be parsed. */
     private OperationResponse failure(RequestContext request, BatchRequest batch, TableServiceException e) {
         int index = e.failedIndex().getAsInt();
-        Optional<String> contentId = index < batch.operations().size()
+        Optional<String> contentId = batch != null && index < batch.operations().size()
                 ? batch.operations().get(index).contentId() : Optional.empty();
         return OperationResponse.failed(contentId, e, request.requestId(), clock.instant());
     }

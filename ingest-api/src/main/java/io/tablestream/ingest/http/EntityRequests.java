@@ -4,6 +4,7 @@ import io.tablestream.core.command.EntityOperation;
 import io.tablestream.core.error.ErrorCode;
 import io.tablestream.core.error.TableServiceException;
 import io.tablestream.protocol.http.Operation;
+import java.util.List;
 import java.util.regex.Pattern;
 
 /** How a write operation of the protocol becomes an entity operation of a command. */
@@ -29,17 +30,29 @@ final class EntityRequests {
 
     /**
      * The If-Match condition an operation carries: required for delete (the service refuses a delete
-     * without one), present for update and merge (else they would be upserts), and well-formed.
+     * without one), present for update and merge (else they would be upserts), well-formed and given
+     * once. {@code If-None-Match} has no meaning for these writes and is refused, as the service does.
+     *
+     * @param ifMatch every value of the If-Match header (empty when absent)
+     * @param ifNoneMatch whether the request has an If-None-Match header
      */
-    static String condition(EntityOperation.Type type, String ifMatch) {
-        if (ifMatch == null) {
+    static String condition(EntityOperation.Type type, List<String> ifMatch, boolean ifNoneMatch) {
+        if (ifNoneMatch && type != EntityOperation.Type.INSERT) {
+            throw TableServiceException.of(ErrorCode.INVALID_INPUT,
+                    "If-None-Match HTTP header cannot be specified for update, merge or delete operations.");
+        }
+        if (ifMatch.isEmpty()) {
             if (type == EntityOperation.Type.DELETE) {
                 throw TableServiceException.of(ErrorCode.MISSING_REQUIRED_HEADER,
                         "Delete Entity needs an If-Match header ('*' or the entity's ETag).");
             }
             return null;
         }
-        String value = ifMatch.strip();
+        if (ifMatch.size() > 1) {
+            throw TableServiceException.of(ErrorCode.INVALID_INPUT,
+                    "The If-Match header is given more than once; give exactly one ETag value.");
+        }
+        String value = ifMatch.get(0).strip();
         if (!ETAG.matcher(value).matches()) {
             throw TableServiceException.of(ErrorCode.INVALID_INPUT,
                     "The ETag value in the If-Match header is not valid.");

@@ -74,7 +74,8 @@ final class EntityWriteHandlers {
             }
             properties = body.properties();
         }
-        String condition = EntityRequests.condition(type, http.header(Headers.IF_MATCH));
+        String condition = EntityRequests.condition(type, Collections.list(http.req().getHeaders(Headers.IF_MATCH)),
+                http.header(Headers.IF_NONE_MATCH) != null);
         request.caller().authorize(operation, table.name().value(), partitionKey, rowKey);
         Preferences prefs = Preferences.parse(Collections.list(http.req().getHeaders(Headers.PREFER)));
         boolean async = prefs.respondAsync();

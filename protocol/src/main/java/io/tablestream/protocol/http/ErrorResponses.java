@@ -17,6 +17,8 @@ import java.time.format.DateTimeFormatter;
  * ones (ACL, service properties), nothing for a preflight or a HEAD.
  */
 public final class ErrorResponses {
+    /** The Content-Type of an {@code odata.error} body. */
+    static final String JSON_CONTENT_TYPE = "application/json;odata=minimalmetadata;streaming=true;charset=utf-8";
     /** Seconds a client should wait before retrying a 503. */
     static final String RETRY_AFTER_SECONDS = "1";
 
@@ -39,7 +41,7 @@ public final class ErrorResponses {
             http.contentType("application/xml");
             http.result(xml(error, request));
         } else {
-            http.contentType("application/json;odata=minimalmetadata;streaming=true;charset=utf-8");
+            http.contentType(JSON_CONTENT_TYPE);
             http.result(json(error, request));
         }
     }

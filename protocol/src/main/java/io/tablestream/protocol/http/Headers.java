@@ -17,6 +17,7 @@ public final class Headers {
     public static final String DATA_SERVICE_VERSION = "DataServiceVersion";
     public static final String DATA_SERVICE_ID = "DataServiceId";
     public static final String IF_MATCH = "If-Match";
+    public static final String IF_NONE_MATCH = "If-None-Match";
     public static final String ETAG = "ETag";
     public static final String RETRY_AFTER = "Retry-After";
 

@@ -33,6 +33,15 @@ public enum Operation {
         return body;
     }
 
+    /** Whether the request carries a JSON body (a table or an entity) whose Content-Type must say so. */
+    public boolean takesJsonBody() {
+        return switch (this) {
+            case CREATE_TABLE, INSERT_ENTITY, UPDATE_ENTITY, MERGE_ENTITY, INSERT_OR_REPLACE_ENTITY,
+                 INSERT_OR_MERGE_ENTITY -> true;
+            default -> false;
+        };
+    }
+
     /** Whether the operation writes (goes through the command log). */
     public boolean isWrite() {
         return switch (this) {

@@ -3,6 +3,8 @@ package io.tablestream.protocol.http;
 import io.javalin.http.Context;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 /** Headers every response carries. */
 public final class ResponseHeaders {
@@ -10,14 +12,21 @@ public final class ResponseHeaders {
     }
 
     public static void standard(Context http, RequestContext request) {
-        http.header(Headers.REQUEST_ID, request.requestId());
-        http.header(Headers.VERSION, request.version());
-        http.header("Date", DateTimeFormatter.RFC_1123_DATE_TIME.format(request.receivedAt().atOffset(ZoneOffset.UTC)));
-        http.header("Cache-Control", "no-cache");
-        http.header("X-Content-Type-Options", "nosniff");
+        fields(request).forEach(http::header);
+    }
+
+    /** The standard headers, by name, for writers that have no Javalin context. */
+    static Map<String, String> fields(RequestContext request) {
+        Map<String, String> fields = new LinkedHashMap<>();
+        fields.put(Headers.REQUEST_ID, request.requestId());
+        fields.put(Headers.VERSION, request.version());
+        fields.put("Date", DateTimeFormatter.RFC_1123_DATE_TIME.format(request.receivedAt().atOffset(ZoneOffset.UTC)));
+        fields.put("Cache-Control", "no-cache");
+        fields.put("X-Content-Type-Options", "nosniff");
         if (request.clientRequestId() != null) {
-            http.header(Headers.CLIENT_REQUEST_ID, request.clientRequestId());
+            fields.put(Headers.CLIENT_REQUEST_ID, request.clientRequestId());
         }
+        return fields;
     }
 
     /** Headers of an OData (JSON) response; {@code contentType} null when there is no body. */

@@ -30,8 +30,19 @@ import org.slf4j.LoggerFactory;
 public final class TableServiceEndpoint {
     private static final Logger LOG = LoggerFactory.getLogger(TableServiceEndpoint.class);
     private static final String CONTEXT_ATTRIBUTE = "tablestream.request";
-    /** Methods the service answers; others get 405 UnsupportedHttpVerb. */
-    private static final List<String> METHODS = List.of("GET", "POST", "PUT", "PATCH", "MERGE", "DELETE", "OPTIONS");
+    /**
+     * Methods that enter the pipeline; HEAD among them so that it is refused like any verb the
+     * service lacks (405 without a body) rather than answered by the server as a GET. Others get
+     * 405 UnsupportedHttpVerb from {@link #onUnrouted}.
+     */
+    private static final List<String> METHODS = List.of("GET", "HEAD", "POST", "PUT", "PATCH", "MERGE", "DELETE",
+            "OPTIONS");
+    /**
+     * Bytes of a request line and headers the server reads. Far above Jetty's 8 KiB default: the
+     * service takes long {@code $filter} texts (a filter may be {@value io.tablestream.core.filter.Filter#MAX_LENGTH}
+     * characters), which the filter parser then bounds.
+     */
+    static final int MAX_REQUEST_HEAD_BYTES = 256 * 1024;
 
     private final Authenticator authenticator;
     private final Map<Operation, OperationHandler> handlers;
@@ -71,6 +82,12 @@ public final class TableServiceEndpoint {
         config.routes.exception(Exception.class, this::onException);
         // After every request, whatever became of it (Javalin runs after-handlers past exceptions).
         config.routes.after(this::addCorsHeaders);
+        // Javalin's own answers (413 for a body over the size limit, ...) get the service's error too.
+        config.routes.exception(HttpResponseException.class, this::onException);
+        // What Jetty refuses before routing (bad URI, oversized head) as well.
+        ConnectorErrors connectorErrors = new ConnectorErrors(clock);
+        config.jetty.modifyServer(server -> server.setErrorHandler(connectorErrors));
+        config.jetty.modifyHttpConfiguration(http -> http.setRequestHeaderSize(MAX_REQUEST_HEAD_BYTES));
         // Javalin answers methods with no route itself; give those the service's error too.
         config.routes.error(404, this::onUnrouted);
         config.routes.error(405, this::onUnrouted);
@@ -87,6 +104,9 @@ public final class TableServiceEndpoint {
         if (request.operation() != Operation.PREFLIGHT) {
             request.caller(authenticator.authenticate(request, http));
         }
+        if (request.operation().takesJsonBody()) {
+            RequestContentType.requireJson(http.header("Content-Type"));
+        }
         OperationHandler handler = handlers.get(request.operation());
         if (handler == null) {
             throw TableServiceException.of(ErrorCode.NOT_IMPLEMENTED,
@@ -96,6 +116,10 @@ public final class TableServiceEndpoint {
     }
 
     private void onException(Exception e, Context http) {
+        if (e instanceof HttpResponseException h && (h.getStatus() == 404 || h.getStatus() == 405)) {
+            onUnrouted(http); // Javalin's answer to a method no route takes
+            return;
+        }
         RequestContext request = contextOf(http);
         TableServiceException error = asServiceError(e, request);
         ErrorResponses.write(http, request, error);

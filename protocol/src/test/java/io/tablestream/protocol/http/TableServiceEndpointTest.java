@@ -77,6 +77,9 @@ class TableServiceEndpointTest {
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + app.port() + path))
                 .method(method, HttpRequest.BodyPublishers.noBody())
                 .header("x-ms-client-request-id", "client-1");
+        if (method.equals("POST")) {
+            b.header("Content-Type", "application/json");
+        }
         if (signed) {
             b.header("Authorization", "SharedKey x:y");
         }

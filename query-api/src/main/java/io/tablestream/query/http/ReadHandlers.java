@@ -44,6 +44,7 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 
 /**
@@ -102,7 +103,8 @@ public final class ReadHandlers {
             read.run();
             return;
         }
-        http.future(() -> sessions.until(token, locator.localPartitions()).thenRunAsync(read, readers));
+        CompletableFuture<Void> applied = sessions.until(token, locator.partitions(), locator.localPartitions());
+        http.future(() -> applied.thenRunAsync(read, readers));
     }
 
     void queryTables(RequestContext request, Context http) {

@@ -26,12 +26,21 @@ final class SessionWait {
         this.timeout = timeout;
     }
 
-    CompletableFuture<Void> until(String header, Set<Integer> localPartitions) {
+    /**
+     * @param partitions how many partitions the command log has: a token naming another one was not
+     *                   issued by this service (400 InvalidHeaderValue)
+     */
+    CompletableFuture<Void> until(String header, int partitions, Set<Integer> localPartitions) {
         if (header == null || header.isBlank()) {
             return CompletableFuture.completedFuture(null);
         }
         List<CompletableFuture<Void>> waits = new ArrayList<>();
         for (SessionToken.Position p : SessionToken.parse(header).positions()) {
+            if (p.partition() >= partitions) {
+                throw TableServiceException.of(ErrorCode.INVALID_HEADER_VALUE,
+                        "x-ms-session-token names partition " + p.partition() + "; the command log has " + partitions
+                                + ".");
+            }
             if (localPartitions.contains(p.partition())) {
                 waits.add(applied.await(p.partition(), p.offset()));
             }
