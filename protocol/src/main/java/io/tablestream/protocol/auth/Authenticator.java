@@ -127,7 +127,8 @@ public final class Authenticator {
         String signature = credential.substring(colon + 1);
         List<AccountKey> accountKeys = keys.keysOf(account);
         if (accountKeys.isEmpty() || !signedAccount.equals(account)) {
-            throw authenticationFailed("The request is not signed with a key of the account it addresses.");
+            throw TableServiceException.of(ErrorCode.AUTHORIZATION_FAILURE,
+                    "The request is not signed with a key of the account it addresses.");
         }
 
         String resource = canonicalizedResource(account, request);
@@ -152,8 +153,9 @@ public final class Authenticator {
                 }
             }
         }
-        throw authenticationFailed("The " + scheme + " signature does not match the request: sign the date and the"
-                + " canonicalized resource '" + printable(resource) + "' with an account key.");
+        throw TableServiceException.of(ErrorCode.AUTHORIZATION_FAILURE,
+                "The " + scheme + " signature does not match the request: sign the date and the canonicalized"
+                        + " resource '" + printable(resource) + "' with an account key.");
     }
 
     /** {@code /account} + the raw path + {@code ?comp=...} when the request has a comp parameter. */
@@ -325,8 +327,9 @@ public final class Authenticator {
         if (LOG.isDebugEnabled()) {
             LOG.debug("{} SAS signature mismatch over [{}]", kind, printable(stringToSign));
         }
-        throw authenticationFailed("The " + kind + " SAS signature does not match its fields, or was not made with a"
-                + " key of the account the request addresses.");
+        throw TableServiceException.of(ErrorCode.AUTHORIZATION_FAILURE,
+                "The " + kind + " SAS signature does not match its fields, or was not made with a key of the account"
+                        + " the request addresses.");
     }
 
     private void checkValidity(Instant start, Instant expiry) {

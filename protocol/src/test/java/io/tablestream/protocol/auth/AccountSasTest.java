@@ -155,7 +155,7 @@ class AccountSasTest {
     void rejectsAnAccountSasWithAnyFieldChanged(String parameter, String value) {
         SignedRequest r = request(SDK.generateAccountSas(fullValues()));
         assertThat(r.query()).containsKey(parameter);
-        assertFailsWith(ErrorCode.AUTHENTICATION_FAILED, () -> authenticate(withHttps(withQueryParameter(r, parameter, value), true)));
+        assertFailsWith(ErrorCode.AUTHORIZATION_FAILURE, () -> authenticate(withHttps(withQueryParameter(r, parameter, value), true)));
     }
 
     @Test
@@ -215,12 +215,12 @@ class AccountSasTest {
     @ParameterizedTest
     @CsvSource(value = {"2019-02-02,null,true", "2020-12-06,null,false", "2020-12-06,scope1,false"}, nullValues = "null")
     void rejectsAStringToSignOfTheWrongVersionLayout(String version, String ses, boolean sesLine) {
-        assertFailsWith(ErrorCode.AUTHENTICATION_FAILED, () -> authenticate(handSigned(version, ses, sesLine)));
+        assertFailsWith(ErrorCode.AUTHORIZATION_FAILURE, () -> authenticate(handSigned(version, ses, sesLine)));
     }
 
     @Test
     void rejectsAChangedEncryptionScope() {
         SignedRequest r = request(handSigned("2020-12-06", "scope1", true));
-        assertFailsWith(ErrorCode.AUTHENTICATION_FAILED, () -> authenticate(withQueryParameter(r, "ses", "scope2")));
+        assertFailsWith(ErrorCode.AUTHORIZATION_FAILURE, () -> authenticate(withQueryParameter(r, "ses", "scope2")));
     }
 }

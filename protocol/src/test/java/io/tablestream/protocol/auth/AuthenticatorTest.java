@@ -60,9 +60,9 @@ class AuthenticatorTest {
     @Test
     void neverFallsBackToAnonymousWhenCredentialsAreWrong() {
         SignedRequest badKey = withHeader(unsigned("/devstoreaccount1/Tables"), "Authorization", "SharedKey devstoreaccount1:AAAA");
-        assertFailsWith(ErrorCode.AUTHENTICATION_FAILED, () -> anonymousAllowed().authenticate(badKey));
+        assertFailsWith(ErrorCode.AUTHORIZATION_FAILURE, () -> anonymousAllowed().authenticate(badKey));
         SignedRequest badSas = sasRequest("GET", "/devstoreaccount1/mytable()", "sv=2019-02-02&tn=mytable&sp=r&se=2031-01-01&sig=AAAA");
-        assertFailsWith(ErrorCode.AUTHENTICATION_FAILED, () -> anonymousAllowed().authenticate(badSas));
+        assertFailsWith(ErrorCode.AUTHORIZATION_FAILURE, () -> anonymousAllowed().authenticate(badSas));
     }
 
     @Test
@@ -76,7 +76,7 @@ class AuthenticatorTest {
         String sas = ServiceSasTest.SDK.generateSas(new TableSasSignatureValues(NOW.plusSeconds(60).atOffset(java.time.ZoneOffset.UTC),
                 TableSasPermission.parse("r")));
         SignedRequest both = withHeader(sasRequest("GET", "/devstoreaccount1/mytable()", sas), "Authorization", "SharedKey devstoreaccount1:AAAA");
-        assertFailsWith(ErrorCode.AUTHENTICATION_FAILED, () -> emulatorAuthenticator(NOW).authenticate(both));
+        assertFailsWith(ErrorCode.AUTHORIZATION_FAILURE, () -> emulatorAuthenticator(NOW).authenticate(both));
         assertThat(emulatorAuthenticator(NOW).authenticate(withHeader(both, "Authorization", null)).kind())
                 .isEqualTo(Principal.Kind.SERVICE_SAS);
     }

@@ -131,7 +131,7 @@ class ServiceSasTest {
         SignedRequest r = request(SDK.generateSas(fullValues()));
         assertThat(r.query()).containsKey(parameter);
         SignedRequest tampered = withHttps(withQueryParameter(r, parameter, value), true);
-        assertFailsWith(ErrorCode.AUTHENTICATION_FAILED, () -> authenticate(tampered));
+        assertFailsWith(ErrorCode.AUTHORIZATION_FAILURE, () -> authenticate(tampered));
     }
 
     @Test
@@ -148,7 +148,7 @@ class ServiceSasTest {
         SignedRequest r = request(SDK.generateSas(fullValues()));
         SignedRequest tampered = withQueryParameter(withQueryParameter(r, parameter, null),
                 parameter.equals("spk") ? "srk" : parameter.equals("epk") ? "erk" : "x-unused", null);
-        assertFailsWith(ErrorCode.AUTHENTICATION_FAILED, () -> authenticate(tampered));
+        assertFailsWith(ErrorCode.AUTHORIZATION_FAILURE, () -> authenticate(tampered));
     }
 
     @Test
@@ -156,10 +156,10 @@ class ServiceSasTest {
         TableClient other = new TableClientBuilder().connectionString("DefaultEndpointsProtocol=http;AccountName="
                 + "devstoreaccount1;AccountKey=" + OTHER_KEY + ";TableEndpoint=http://127.0.0.1:10002/devstoreaccount1;")
                 .tableName("mytable").buildClient();
-        assertFailsWith(ErrorCode.AUTHENTICATION_FAILED, () -> authenticate(other.generateSas(values("raud"))));
+        assertFailsWith(ErrorCode.AUTHORIZATION_FAILURE, () -> authenticate(other.generateSas(values("raud"))));
         AccountKeys two = AccountKeys.builder().emulatorAccount().account("otheraccount", KEY).build();
         SignedRequest elsewhere = withRawPath(request(SDK.generateSas(values("raud"))), "/otheraccount/mytable()");
-        assertFailsWith(ErrorCode.AUTHENTICATION_FAILED,
+        assertFailsWith(ErrorCode.AUTHORIZATION_FAILURE,
                 () -> AuthFixtures.authenticator(two, NOW).authenticate(elsewhere));
     }
 
@@ -406,7 +406,7 @@ class ServiceSasTest {
             "2019-02-02,/table/devstoreaccount1/MyTable,true",
             "2019-02-02,/table/devstoreaccount1/devstoreaccount1/mytable,true"})
     void rejectsASasSignedInTheLayoutOfAnotherVersion(String version, String resource, boolean ipAndProtocol) {
-        assertFailsWith(ErrorCode.AUTHENTICATION_FAILED, () -> authenticate(handSigned(version, resource, ipAndProtocol)));
+        assertFailsWith(ErrorCode.AUTHORIZATION_FAILURE, () -> authenticate(handSigned(version, resource, ipAndProtocol)));
     }
 
     // ------------------------------------------------------------ malformed

@@ -124,7 +124,7 @@ class SharedKeyLiteSdkTest {
     void rejectsTheSdkRequestWhenAnotherKeySigned(String operation) {
         SignedRequest r = request(operation);
         AccountKeys otherKey = AccountKeys.builder().account(ACCOUNT, OTHER_KEY).build();
-        assertFailsWith(ErrorCode.AUTHENTICATION_FAILED, () -> authenticator(otherKey, dateOf(r)).authenticate(r));
+        assertFailsWith(ErrorCode.AUTHORIZATION_FAILURE, () -> authenticator(otherKey, dateOf(r)).authenticate(r));
     }
 
     @Test
@@ -169,19 +169,19 @@ class SharedKeyLiteSdkTest {
                 raw.replace("%C3%BC", "%c3%bc"),               // lower-case escapes
                 SignedRequest.percentDecode(raw, false),       // fully decoded
                 raw.replace("mytable", "MYTABLE"))) {          // other case
-            assertFailsWith(ErrorCode.AUTHENTICATION_FAILED, () -> authenticate(withRawPath(r, other)));
+            assertFailsWith(ErrorCode.AUTHORIZATION_FAILURE, () -> authenticate(withRawPath(r, other)));
         }
     }
 
     @Test
     void rejectsAnotherResourceTheSignatureWasNotMadeFor() {
         SignedRequest insert = request("insert with special keys");
-        assertFailsWith(ErrorCode.AUTHENTICATION_FAILED, () -> authenticate(withRawPath(insert, "/devstoreaccount1/othertable")));
-        assertFailsWith(ErrorCode.AUTHENTICATION_FAILED, () -> authenticate(withRawPath(insert, "/devstoreaccount1/mytable/")));
-        assertFailsWith(ErrorCode.AUTHENTICATION_FAILED, () -> authenticate(withQueryParameter(insert, "comp", "acl")));
+        assertFailsWith(ErrorCode.AUTHORIZATION_FAILURE, () -> authenticate(withRawPath(insert, "/devstoreaccount1/othertable")));
+        assertFailsWith(ErrorCode.AUTHORIZATION_FAILURE, () -> authenticate(withRawPath(insert, "/devstoreaccount1/mytable/")));
+        assertFailsWith(ErrorCode.AUTHORIZATION_FAILURE, () -> authenticate(withQueryParameter(insert, "comp", "acl")));
         SignedRequest acl = request("get table acl");
-        assertFailsWith(ErrorCode.AUTHENTICATION_FAILED, () -> authenticate(withQueryParameter(acl, "comp", null)));
-        assertFailsWith(ErrorCode.AUTHENTICATION_FAILED, () -> authenticate(withQueryParameter(acl, "comp", "properties")));
+        assertFailsWith(ErrorCode.AUTHORIZATION_FAILURE, () -> authenticate(withQueryParameter(acl, "comp", null)));
+        assertFailsWith(ErrorCode.AUTHORIZATION_FAILURE, () -> authenticate(withQueryParameter(acl, "comp", "properties")));
     }
 
     @Test
@@ -204,11 +204,11 @@ class SharedKeyLiteSdkTest {
         String otherDate = DateTimeFormatter.RFC_1123_DATE_TIME.format(ZonedDateTime.parse(
                 r.header("Date").orElseThrow(), DateTimeFormatter.RFC_1123_DATE_TIME).plusSeconds(1));
         Authenticator authenticator = authenticator(AccountKeys.emulator(), dateOf(r));
-        assertFailsWith(ErrorCode.AUTHENTICATION_FAILED, () -> authenticator.authenticate(withHeader(r, "Date", otherDate)));
-        assertFailsWith(ErrorCode.AUTHENTICATION_FAILED, () -> authenticator.authenticate(withHeader(r, "Date", null)));
+        assertFailsWith(ErrorCode.AUTHORIZATION_FAILURE, () -> authenticator.authenticate(withHeader(r, "Date", otherDate)));
+        assertFailsWith(ErrorCode.AUTHORIZATION_FAILURE, () -> authenticator.authenticate(withHeader(r, "Date", null)));
         // x-ms-date takes precedence: the signature over the Date header alone only counts when it equals
         // the signed date or both are sent (see SharedKeyTest)
-        assertFailsWith(ErrorCode.AUTHENTICATION_FAILED,
+        assertFailsWith(ErrorCode.AUTHORIZATION_FAILURE,
                 () -> authenticator.authenticate(withHeader(withHeader(r, "Date", null), "x-ms-date", otherDate)));
     }
 
@@ -216,13 +216,13 @@ class SharedKeyLiteSdkTest {
     void rejectsTheSignatureUnderAnotherSchemeOrAccount() {
         SignedRequest r = request("create table");
         String auth = r.header("Authorization").orElseThrow();
-        assertFailsWith(ErrorCode.AUTHENTICATION_FAILED,
+        assertFailsWith(ErrorCode.AUTHORIZATION_FAILURE,
                 () -> authenticate(withHeader(r, "Authorization", auth.replace("SharedKeyLite ", "SharedKey "))));
         AccountKeys two = AccountKeys.builder().emulatorAccount().account("otheraccount", KEY).build();
         SignedRequest elsewhere = withRawPath(r, "/otheraccount/Tables");
-        assertFailsWith(ErrorCode.AUTHENTICATION_FAILED, () -> authenticator(two, dateOf(r)).authenticate(elsewhere));
+        assertFailsWith(ErrorCode.AUTHORIZATION_FAILURE, () -> authenticator(two, dateOf(r)).authenticate(elsewhere));
         SignedRequest unknownAccount = withRawPath(r, "/nosuchaccount/Tables");
-        assertFailsWith(ErrorCode.AUTHENTICATION_FAILED, () -> authenticate(unknownAccount));
+        assertFailsWith(ErrorCode.AUTHORIZATION_FAILURE, () -> authenticate(unknownAccount));
     }
 
     @Test

@@ -125,7 +125,7 @@ class SharedKeyTest {
     void rejectsARequestThatDiffersFromWhatWasSigned(String description, UnaryOperator<SignedRequest> tamper) {
         SignedRequest original = createTable();
         assertThat(authenticate(original).kind()).isEqualTo(Principal.Kind.SHARED_KEY);
-        assertFailsWith(ErrorCode.AUTHENTICATION_FAILED, () -> authenticate(tamper.apply(original)));
+        assertFailsWith(ErrorCode.AUTHORIZATION_FAILURE, () -> authenticate(tamper.apply(original)));
     }
 
     @ParameterizedTest
