@@ -66,7 +66,7 @@ class AuthorizationHeaderIT {
         String forOther = RawTableClient.sharedKeyLite("otheraccount", key(), date, "/devstoreaccount1/Tables", null);
 
         assertServiceError(client.get("Tables").unsigned().date(date).header("Authorization", forOther).send(), 403,
-                "AuthenticationFailed");
+                "AuthorizationFailure");
     }
 
     @Test
@@ -77,7 +77,7 @@ class AuthorizationHeaderIT {
                 null);
 
         assertServiceError(client.get("Tables").unsigned().date(date).header("Authorization", forged).send(), 403,
-                "AuthenticationFailed");
+                "AuthorizationFailure");
     }
 
     @Test
@@ -89,7 +89,7 @@ class AuthorizationHeaderIT {
         RawTableClient.Response r = client.request("POST", table).unsigned().date(date)
                 .header("Authorization", forTables).body("{\"PartitionKey\":\"p\",\"RowKey\":\"r\"}").send();
 
-        assertServiceError(r, 403, "AuthenticationFailed");
+        assertServiceError(r, 403, "AuthorizationFailure");
     }
 
     @ParameterizedTest
