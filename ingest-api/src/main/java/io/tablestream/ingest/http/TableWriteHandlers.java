@@ -84,7 +84,7 @@ final class TableWriteHandlers {
     void delete(RequestContext request, Context http) {
         String raw = ((ResourcePath.TableItem) request.resource()).name();
         if (!TableName.isValid(raw)) {
-            throw TableServiceException.of(ErrorCode.TABLE_NOT_FOUND, "The table specified does not exist.");
+            throw TableServiceException.of(ErrorCode.RESOURCE_NOT_FOUND, "No table of that name can exist.");
         }
         TableName name = TableName.of(raw);
         request.caller().authorize(Operation.DELETE_TABLE, name.value(), null, null);
