@@ -71,7 +71,9 @@ final class TableWriteHandlers {
                     http.header("Location", url);
                     http.header(Headers.DATA_SERVICE_ID, url);
                     if (content) {
-                        http.header(Headers.PREFERENCE_APPLIED, Preferences.RETURN_CONTENT);
+                        if (prefs.returnContent() != null) { // only a preference the client stated is "applied"
+                            http.header(Headers.PREFERENCE_APPLIED, Preferences.RETURN_CONTENT);
+                        }
                         http.status(201);
                         http.result(tableJson(odata, TableName.of(outcome.table().tableName()), level));
                     } else {
