@@ -3,6 +3,7 @@ package io.tablestream.ingest.http;
 import io.tablestream.core.command.EntityOperation;
 import io.tablestream.core.error.ErrorCode;
 import io.tablestream.core.error.TableServiceException;
+import io.tablestream.core.model.ETag;
 import io.tablestream.protocol.http.Operation;
 import java.util.regex.Pattern;
 
@@ -29,7 +30,8 @@ final class EntityRequests {
 
     /**
      * The If-Match condition an operation carries: required for delete (the service refuses a delete
-     * without one), present for update and merge (else they would be upserts), and well-formed.
+     * without one), present for update and merge (else they would be upserts), and well-formed. A
+     * datetime tag is carried in its canonical spelling ({@link ETag#canonicalCondition}).
      */
     static String condition(EntityOperation.Type type, String ifMatch) {
         if (ifMatch == null) {
@@ -39,7 +41,7 @@ final class EntityRequests {
             }
             return null;
         }
-        String value = ifMatch.strip();
+        String value = ETag.canonicalCondition(ifMatch.strip());
         if (!ETAG.matcher(value).matches()) {
             throw TableServiceException.of(ErrorCode.INVALID_INPUT,
                     "The ETag value in the If-Match header is not valid.");
