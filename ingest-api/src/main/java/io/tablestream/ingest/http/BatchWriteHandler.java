@@ -64,7 +64,18 @@ final class BatchWriteHandler {
 
     void handle(RequestContext request, Context http) {
         request.caller().authorize(Operation.BATCH, null, null, null);
-        BatchRequest batch = BatchRequest.parse(http.bodyAsBytes(), http.contentType());
+        BatchRequest batch;
+        try {
+            batch = BatchRequest.parse(http.bodyAsBytes(), http.contentType());
+        } catch (TableServiceException e) {
+            if (e.failedIndex().isEmpty()) {
+                throw e; // a batch that cannot be taken apart: a plain error response
+            }
+            // The parser attributes it to an operation (e.g. more than 100 changes): a failed change set.
+            respond(request, http, BatchResponse.failedChangeSet(
+                    OperationResponse.failed(Optional.empty(), e, request.requestId(), clock.instant())), null);
+            return;
+        }
         if (batch.isQuery()) {
             throw TableServiceException.of(ErrorCode.NOT_IMPLEMENTED,
                     "A query inside $batch is not supported; send the query on its own.");
