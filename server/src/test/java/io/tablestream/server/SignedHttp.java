@@ -35,7 +35,8 @@ public final class SignedHttp {
 
     /**
      * Sends {@code method} to {@code path} (below the account, e.g. {@code Tables} or {@code t1()},
-     * already percent-encoded) with {@code body} (null for none) and extra headers as name, value pairs.
+     * already percent-encoded) with {@code body} (null for none; JSON unless a Content-Type is given)
+     * and headers as name, value pairs, which replace the defaults of the same name.
      */
     public HttpResponse<String> send(String method, String path, String body, String... headers) {
         URI uri = URI.create(endpoint + "/" + path);
@@ -49,10 +50,10 @@ public final class SignedHttp {
                 .header("Accept", "application/json;odata=minimalmetadata")
                 .header("Authorization", "SharedKeyLite " + ACCOUNT + ":" + sign(date + "\n/" + ACCOUNT + uri.getRawPath()));
         if (body != null) {
-            request.header("Content-Type", "application/json");
+            request.setHeader("Content-Type", "application/json");
         }
         for (int i = 0; i < headers.length; i += 2) {
-            request.header(headers[i], headers[i + 1]);
+            request.setHeader(headers[i], headers[i + 1]);
         }
         try {
             return client.send(request.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
