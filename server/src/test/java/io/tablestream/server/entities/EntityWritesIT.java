@@ -7,10 +7,12 @@ import com.azure.core.http.rest.Response;
 import com.azure.data.tables.TableClient;
 import com.azure.data.tables.models.TableEntity;
 import com.azure.data.tables.models.TableEntityUpdateMode;
+import io.tablestream.server.SignedHttp;
 import io.tablestream.server.TableNames;
 import io.tablestream.server.TablestreamServerExtension;
 import io.tablestream.server.TablestreamServerExtension.RunningServer;
 import io.tablestream.testsupport.KafkaExtension;
+import java.net.http.HttpResponse;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -34,12 +36,14 @@ import org.junit.jupiter.params.provider.ValueSource;
 class EntityWritesIT {
     private TableClient table;
     private String endpoint;
+    private SignedHttp http;
     private String pk;
 
     @BeforeAll
     void createTable(RunningServer server) {
         table = server.client().createTable(TableNames.unique("Writes"));
         endpoint = server.endpoint();
+        http = SignedHttp.to(server);
     }
 
     @org.junit.jupiter.api.BeforeEach
@@ -227,6 +231,40 @@ class EntityWritesIT {
         table.updateEntity(new TableEntity(pk, "r"), TableEntityUpdateMode.REPLACE);
 
         assertThat(customProperties(table.getEntity(pk, "r"))).isEmpty();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"MERGE", "PATCH"})
+    void aMergeOfAnEmptyObjectKeepsEveryPropertyWithOrWithoutIfMatch(String method) {
+        TableEntity before = givenEntity("r", Map.of("A", "a"));
+        String path = table.getTableName() + "(PartitionKey='" + pk + "',RowKey='r')";
+
+        HttpResponse<String> merge = http.send(method, path, "{}", "If-Match", "*");
+        HttpResponse<String> upsert = http.send(method, path, "{}");
+        HttpResponse<String> insertOrMerge = http.send(method, table.getTableName() + "(PartitionKey='" + pk
+                + "',RowKey='new')", "{}");
+
+        assertThat(merge.statusCode()).isEqualTo(204);
+        assertThat(upsert.statusCode()).isEqualTo(204);
+        assertThat(insertOrMerge.statusCode()).isEqualTo(204);
+        TableEntity after = table.getEntity(pk, "r");
+        assertThat(customProperties(after)).isEqualTo(Map.of("A", "a"));
+        assertThat(after.getETag()).isNotEqualTo(before.getETag());
+        assertThat(customProperties(table.getEntity(pk, "new"))).isEmpty();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"MERGE", "PUT", "POST"})
+    void aWriteWithoutABodyIsInvalidInput(String method) {
+        givenEntity("r", Map.of("A", "a"));
+        String path = method.equals("POST") ? table.getTableName()
+                : table.getTableName() + "(PartitionKey='" + pk + "',RowKey='r')";
+
+        HttpResponse<String> response = http.send(method, path, "", "If-Match", "*");
+
+        assertThat(response.statusCode()).isEqualTo(400);
+        assertThat(response.headers().firstValue("x-ms-error-code")).hasValue("InvalidInput");
+        assertThat(customProperties(table.getEntity(pk, "r"))).isEqualTo(Map.of("A", "a"));
     }
 
     // ------------------------------------------------------------------ upsert
