@@ -277,10 +277,10 @@ class TopologyTest {
     }
 
     @Test
-    void deletingAMissingTableFails() {
+    void deletingAMissingTableFailsWithResourceNotFound() {
         Outcome o = h.send(TableCommand.delete(header(), TableName.of("Nope")));
 
-        assertThat(o.failure().code()).isEqualTo(ErrorCode.TABLE_NOT_FOUND);
+        assertThat(o.failure().code()).isEqualTo(ErrorCode.RESOURCE_NOT_FOUND);
     }
 
     @Test

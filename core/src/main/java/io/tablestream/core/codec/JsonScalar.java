@@ -34,7 +34,7 @@ record JsonScalar(Kind kind, String text) {
     private static final Pattern GUID_N = Pattern.compile("[0-9a-fA-F]{32}");
     /** The syntax EdmDateTime.parse accepts, to tell a value out of range from a malformed one. */
     private static final Pattern DATE_TIME = Pattern.compile(
-            "[0-9]{4}-[0-9]{2}-[0-9]{2}(T[0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,7})?)?([Zz]|[+-][0-9]{2}:[0-9]{2})?)?");
+            "[0-9]{4}-[0-9]{2}-[0-9]{2}(T[0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]+)?)?([Zz]|[+-][0-9]{2}:[0-9]{2})?)?");
 
     /**
      * The type the service infers for an unannotated value: a string is {@code Edm.String}, a literal

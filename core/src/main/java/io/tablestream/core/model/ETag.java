@@ -1,6 +1,9 @@
 package io.tablestream.core.model;
 
 import java.util.Objects;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * An entity's ETag as the service writes it: a weak tag derived from the entity's Timestamp,
@@ -10,6 +13,11 @@ import java.util.Objects;
 public record ETag(String value) {
     /** The {@code If-Match} value that matches any existing entity. */
     public static final String ANY = "*";
+    /**
+     * A datetime entity tag as clients send it back: optionally weak, the quotes optional (the Java
+     * SDK strips the closing one from ETag response headers), the time with {@code %3A} or {@code :}.
+     */
+    private static final Pattern DATETIME_TAG = Pattern.compile("(?:W/)?\"?datetime'([^'\"]{1,64})'\"?");
 
     public ETag {
         Objects.requireNonNull(value, "value");
@@ -24,9 +32,32 @@ public record ETag(String value) {
         return new ETag("W/\"datetime'" + timestamp.toIso().replace(":", "%3A") + "'\"");
     }
 
-    /** Whether an {@code If-Match} condition ({@code *} or an ETag) holds for this version. */
+    /**
+     * Whether an {@code If-Match} condition ({@code *} or an ETag) holds for this version. A datetime
+     * tag names a version by its Timestamp, so it matches in any of the spellings
+     * {@link #canonicalCondition} accepts.
+     */
     public boolean satisfies(String ifMatch) {
-        return ANY.equals(ifMatch) || value.equals(ifMatch);
+        return ifMatch != null && (ANY.equals(ifMatch) || value.equals(ifMatch) || value.equals(canonicalCondition(ifMatch)));
+    }
+
+    /**
+     * An {@code If-Match} value with a datetime tag in any spelling clients send back —
+     * {@code W/"datetime'2024-05-01T12%3A00%3A00.1234567Z'"}, the same without its closing quote (what
+     * the Java SDK's ETag scrubbing leaves of a response header), without {@code W/} or quotes, with
+     * {@code :} for {@code %3A} — as the tag {@link #forTimestamp} writes for that Timestamp. Anything
+     * else ({@code *}, other tags, garbage) is returned unchanged.
+     */
+    public static String canonicalCondition(String ifMatch) {
+        return timestampOf(ifMatch).map(t -> forTimestamp(t).value()).orElse(ifMatch);
+    }
+
+    private static Optional<EdmDateTime> timestampOf(String tag) {
+        Matcher m = DATETIME_TAG.matcher(tag.strip());
+        if (!m.matches()) {
+            return Optional.empty();
+        }
+        return EdmDateTime.parse(m.group(1).replace("%3A", ":").replace("%3a", ":"));
     }
 
     @Override

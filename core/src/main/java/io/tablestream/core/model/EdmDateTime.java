@@ -83,9 +83,12 @@ public record EdmDateTime(long epochTicks) implements EdmValue, Comparable<EdmDa
 
     /**
      * Parses the ISO 8601 forms the service accepts: {@code YYYY-MM-DD}, and
-     * {@code YYYY-MM-DDThh:mm[:ss[.f{1,7}]]} followed by {@code Z} or {@code ±hh:mm}. A value
-     * without a zone designator is taken as UTC. Returns empty for anything else, including more
-     * than seven fractional digits or a value outside the supported range.
+     * {@code YYYY-MM-DDThh:mm[:ss[.f+]]} followed by {@code Z} or {@code ±hh:mm}. A value
+     * without a zone designator is taken as UTC. Fractional digits beyond the seventh are rounded
+     * to the nearest tick, half to even, as the service's .NET XML date-time parsing does: the Java
+     * SDK writes every {@code OffsetDateTime} with 0, 3, 6 or 9 digits ({@code ISO_INSTANT}), so a
+     * 100 ns value arrives as {@code .123456700}. Returns empty for anything else, including a value
+     * outside the supported range.
      */
     public static Optional<EdmDateTime> parse(String text) {
         Cursor c = new Cursor(text);
@@ -111,17 +114,27 @@ public record EdmDateTime(long epochTicks) implements EdmValue, Comparable<EdmDa
                     if (c.peek() == '.') {
                         c.expect('.');
                         int n = 0;
+                        int round = 0; // beyond the 7th digit: 1 = above half a tick, -1 = exactly half so far
                         while (c.peek() >= '0' && c.peek() <= '9') { // ASCII only: Character.isDigit takes any script's digits
-                            if (++n > 7) {
-                                return Optional.empty();
+                            int digit = c.next() - '0';
+                            if (n < 7) {
+                                fraction = fraction * 10 + digit;
+                            } else if (n == 7) {
+                                round = digit > 5 ? 1 : digit == 5 ? -1 : 0;
+                            } else if (round < 0 && digit != 0) {
+                                round = 1;
                             }
-                            fraction = fraction * 10 + (c.next() - '0');
+                            n++;
                         }
                         if (n == 0) {
                             return Optional.empty();
                         }
-                        for (; n < 7; n++) {
-                            fraction *= 10;
+                        if (n < 7) {
+                            for (; n < 7; n++) {
+                                fraction *= 10;
+                            }
+                        } else {
+                            fraction += round < 0 ? (fraction & 1) : round; // half to even
                         }
                     }
                 }

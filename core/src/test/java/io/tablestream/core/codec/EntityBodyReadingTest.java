@@ -97,7 +97,8 @@ class EntityBodyReadingTest {
                 arguments("{\"P@odata.type\":\"Edm.Binary\",\"P\":[1,2]}", ErrorCode.INVALID_INPUT),
                 arguments("{\"P@odata.type\":\"Edm.DateTime\",\"P\":\"yesterday\"}", ErrorCode.INVALID_INPUT),
                 arguments("{\"P@odata.type\":\"Edm.DateTime\",\"P\":\"2024-13-01T00:00:00Z\"}", ErrorCode.INVALID_INPUT),
-                arguments("{\"P@odata.type\":\"Edm.DateTime\",\"P\":\"2024-05-01T00:00:00.12345678Z\"}", ErrorCode.INVALID_INPUT),
+                arguments("{\"P@odata.type\":\"Edm.DateTime\",\"P\":\"2024-05-01T00:00:00.Z\"}", ErrorCode.INVALID_INPUT),
+                arguments("{\"P@odata.type\":\"Edm.DateTime\",\"P\":\"9999-12-31T23:59:59.99999996Z\"}", ErrorCode.OUT_OF_RANGE_INPUT),
                 arguments("{\"P@odata.type\":\"Edm.DateTime\",\"P\":1714521600}", ErrorCode.INVALID_INPUT),
                 arguments("{\"P@odata.type\":\"Edm.DateTime\",\"P\":\"0001-01-01T00:00:00Z\"}", ErrorCode.OUT_OF_RANGE_INPUT),
                 arguments("{\"P@odata.type\":\"Edm.DateTime\",\"P\":\"1600-12-31T23:59:59.9999999Z\"}", ErrorCode.OUT_OF_RANGE_INPUT));

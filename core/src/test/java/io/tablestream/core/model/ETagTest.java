@@ -35,4 +35,41 @@ class ETagTest {
         assertThat(etag.satisfies("")).isFalse();
         assertThat(etag.satisfies(null)).isFalse();
     }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+        "W/\"datetime'2024-05-01T12%3A00%3A00.1234567Z'\"",
+        "W/\"datetime'2024-05-01T12%3A00%3A00.1234567Z'",
+        "\"datetime'2024-05-01T12%3A00%3A00.1234567Z'\"",
+        "datetime'2024-05-01T12:00:00.1234567Z'",
+        "W/\"datetime'2024-05-01T12%3a00%3a00.1234567Z'\"",
+        "' W/\"datetime''2024-05-01T12%3A00%3A00.1234567Z''\" '",
+    })
+    void aDatetimeTagMatchesInEverySpellingClientsSendBack(String ifMatch) {
+        ETag etag = ETag.forTimestamp(EdmDateTime.parse("2024-05-01T12:00:00.1234567Z").orElseThrow());
+
+        assertThat(etag.satisfies(ifMatch)).isTrue();
+        assertThat(ETag.canonicalCondition(ifMatch)).isEqualTo(etag.value());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+        "W/\"datetime'2024-05-01T12%3A00%3A00.1234568Z'",
+        "W/\"datetime'2024-05-01T12%3A00%3A00.12345678Z'\"",
+        "W/\"datetime'not a time'\"",
+        "W/\"2024-05-01T12%3A00%3A00.1234567Z\"",
+        "\"0x8D9C1B2A3F4E5D6\"",
+    })
+    void otherTagsDoNotMatch(String ifMatch) {
+        ETag etag = ETag.forTimestamp(EdmDateTime.parse("2024-05-01T12:00:00.1234567Z").orElseThrow());
+
+        assertThat(etag.satisfies(ifMatch)).isFalse();
+    }
+
+    @Test
+    void leavesAnythingButADatetimeTagAsItIs() {
+        assertThat(ETag.canonicalCondition("*")).isEqualTo("*");
+        assertThat(ETag.canonicalCondition("\"abc\"")).isEqualTo("\"abc\"");
+        assertThat(ETag.canonicalCondition("W/\"datetime'bad'\"")).isEqualTo("W/\"datetime'bad'\"");
+    }
 }

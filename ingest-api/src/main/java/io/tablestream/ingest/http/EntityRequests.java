@@ -3,6 +3,7 @@ package io.tablestream.ingest.http;
 import io.tablestream.core.command.EntityOperation;
 import io.tablestream.core.error.ErrorCode;
 import io.tablestream.core.error.TableServiceException;
+import io.tablestream.core.model.ETag;
 import io.tablestream.protocol.http.Operation;
 import java.util.List;
 import java.util.regex.Pattern;
@@ -31,7 +32,8 @@ final class EntityRequests {
     /**
      * The If-Match condition an operation carries: required for delete (the service refuses a delete
      * without one), present for update and merge (else they would be upserts), well-formed and given
-     * once. {@code If-None-Match} has no meaning for these writes and is refused, as the service does.
+     * once; a datetime tag is carried in its canonical spelling ({@link ETag#canonicalCondition}).
+     * {@code If-None-Match} has no meaning for these writes and is refused, as the service does.
      *
      * @param ifMatch every value of the If-Match header (empty when absent)
      * @param ifNoneMatch whether the request has an If-None-Match header
@@ -52,7 +54,7 @@ final class EntityRequests {
             throw TableServiceException.of(ErrorCode.INVALID_INPUT,
                     "The If-Match header is given more than once; give exactly one ETag value.");
         }
-        String value = ifMatch.get(0).strip();
+        String value = ETag.canonicalCondition(ifMatch.get(0).strip());
         if (!ETAG.matcher(value).matches()) {
             throw TableServiceException.of(ErrorCode.INVALID_INPUT,
                     "The ETag value in the If-Match header is not valid.");

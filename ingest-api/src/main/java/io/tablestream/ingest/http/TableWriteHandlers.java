@@ -71,7 +71,9 @@ final class TableWriteHandlers {
                     http.header("Location", url);
                     http.header(Headers.DATA_SERVICE_ID, url);
                     if (content) {
-                        http.header(Headers.PREFERENCE_APPLIED, Preferences.RETURN_CONTENT);
+                        if (prefs.returnContent() != null) { // only a preference the client stated is "applied"
+                            http.header(Headers.PREFERENCE_APPLIED, Preferences.RETURN_CONTENT);
+                        }
                         http.status(201);
                         http.result(tableJson(odata, TableName.of(outcome.table().tableName()), level));
                     } else {
@@ -82,7 +84,11 @@ final class TableWriteHandlers {
     }
 
     void delete(RequestContext request, Context http) {
-        TableName name = existingName(((ResourcePath.TableItem) request.resource()).name());
+        String raw = ((ResourcePath.TableItem) request.resource()).name();
+        if (!TableName.isValid(raw)) {
+            throw TableServiceException.of(ErrorCode.RESOURCE_NOT_FOUND, "No table of that name can exist.");
+        }
+        TableName name = TableName.of(raw);
         request.caller().authorize(Operation.DELETE_TABLE, name.value(), null, null);
         TableCommand command = TableCommand.delete(
                 submitter.header(request.account(), request.caller().principal(), true), name);

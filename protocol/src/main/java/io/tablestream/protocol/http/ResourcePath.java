@@ -59,19 +59,20 @@ public sealed interface ResourcePath {
         if (account.isEmpty()) {
             throw TableServiceException.of(ErrorCode.INVALID_URI, "The request URI names no account.");
         }
-        String rest = slash < 0 ? "" : decode(rawPath.substring(slash + 1));
-        return new Target(account, parseResource(rest));
+        String rawRest = slash < 0 ? "" : rawPath.substring(slash + 1);
+        if (rawRest.endsWith("/")) {
+            rawRest = rawRest.substring(0, rawRest.length() - 1);
+        }
+        // The path's structure is its literal slashes; an encoded one (%2F) is data, e.g. inside a key.
+        if (rawRest.indexOf('/') >= 0) {
+            throw invalid("The request URI addresses nothing below a table.");
+        }
+        return new Target(account, parseResource(decode(rawRest)));
     }
 
     private static ResourcePath parseResource(String rest) {
-        if (rest.isEmpty() || rest.equals("/")) {
+        if (rest.isEmpty()) {
             return new Service();
-        }
-        if (rest.endsWith("/")) {
-            rest = rest.substring(0, rest.length() - 1);
-        }
-        if (rest.indexOf('/') >= 0) {
-            throw invalid("The request URI addresses nothing below a table.");
         }
         if (rest.equals("$batch")) {
             return new Batch();

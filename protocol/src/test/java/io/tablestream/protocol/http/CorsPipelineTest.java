@@ -172,7 +172,7 @@ class CorsPipelineTest {
 
     @Test
     void addsTheCorsHeadersOnceAnAsyncAnswerIsComplete() throws Exception {
-        HttpResponse<String> r = send("POST", "/acct/mytable", "Origin", APP, "Authorization", "SharedKey x:y");
+        HttpResponse<String> r = send("POST", "/acct/mytable", "Origin", APP, "Authorization", "SharedKey x:y", "Content-Type", "application/json");
 
         assertThat(r.statusCode()).isEqualTo(201);
         assertThat(header(r, "Access-Control-Allow-Origin")).isEqualTo(APP);
@@ -201,7 +201,7 @@ class CorsPipelineTest {
 
     @Test
     void doesNotLookTheRulesUpForAWriteWithoutAnOrigin() throws Exception {
-        HttpResponse<String> r = send("POST", "/acct/mytable", "Authorization", "SharedKey x:y");
+        HttpResponse<String> r = send("POST", "/acct/mytable", "Authorization", "SharedKey x:y", "Content-Type", "application/json");
 
         assertThat(r.statusCode()).isEqualTo(201);
         assertThat(header(r, "Access-Control-Allow-Origin")).isNull();

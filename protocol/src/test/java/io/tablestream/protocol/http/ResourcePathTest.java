@@ -28,6 +28,8 @@ class ResourcePathTest {
             "/acct/orders(PartitionKey=%27a%20b%27,RowKey=%27%C3%A9%27)|acct|EntityItem[table=orders, partitionKey=a b, rowKey=é]",
             "/acct/orders(PartitionKey='(x),=',RowKey='y')|acct|EntityItem[table=orders, partitionKey=(x)\\,=, rowKey=y]",
             "/devstoreaccount1/orders(PartitionKey='%F0%9F%98%80',RowKey='+')|devstoreaccount1|EntityItem[table=orders, partitionKey=\uD83D\uDE00, rowKey=+]",
+            "/acct/orders(PartitionKey='a%2Fb',RowKey='c%2fd%3F%23%5C')|acct|EntityItem[table=orders, partitionKey=a/b, rowKey=c/d?#\\]",
+            "/acct/orders/|acct|EntityCollection[table=orders]",
     })
     void parsesWhatAPathAddresses(String path, String account, String resource) {
         ResourcePath.Target target = ResourcePath.parse(path);
@@ -42,6 +44,8 @@ class ResourcePathTest {
             "noslash",
             "/",
             "/acct/a/b",
+            "/acct/orders(PartitionKey='a/b',RowKey='r')",
+            "/acct/orders//",
             "/acct/orders(PartitionKey='p'",
             "/acct/orders(PartitionKey='p')",
             "/acct/orders(PartitionKey='p',RowKey='r',X='y')",

@@ -13,6 +13,9 @@ import io.tablestream.core.model.TableRecord;
  * TableNotFound on a missing one. Pure: the caller supplies the active record for the name (or
  * null) and the id a create would get. The command must already have passed
  * {@link io.tablestream.core.rules.CommandRules}.
+ *
+ * <p>Deleting a missing table is {@code ResourceNotFound}, as the service answers it (operations on a
+ * missing table's entities are {@code TableNotFound}).
  */
 public final class TableDecider {
     private TableDecider() {
@@ -25,7 +28,7 @@ public final class TableDecider {
                     : new TableDecision(null, TableRecord.active(command.account(), command.tableName(), newTableId,
                             now, command.defaultTtlSeconds()));
             case DELETE -> active == null
-                    ? new TableDecision(failure(ErrorCode.TABLE_NOT_FOUND), null)
+                    ? new TableDecision(failure(ErrorCode.RESOURCE_NOT_FOUND), null)
                     : new TableDecision(null, active.deleted(now));
             case SET_ACL -> active == null
                     ? new TableDecision(failure(ErrorCode.TABLE_NOT_FOUND), null)

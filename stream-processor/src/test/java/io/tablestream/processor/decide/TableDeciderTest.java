@@ -43,10 +43,10 @@ class TableDeciderTest {
     }
 
     @Test
-    void deleteOfAMissingTableFails() {
+    void deleteOfAMissingTableFailsWithResourceNotFound() {
         TableDecision d = TableDecider.decide(TableCommand.delete(HEADER, TableName.of("orders")), null, 42L, NOW);
 
-        assertThat(d.failure().code()).isEqualTo(ErrorCode.TABLE_NOT_FOUND);
+        assertThat(d.failure().code()).isEqualTo(ErrorCode.RESOURCE_NOT_FOUND);
     }
 
     @Test

@@ -1,0 +1,18 @@
+package io.tablestream.server;
+
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/** Table names no other test of the run uses: a readable prefix, this run's id and a sequence number. */
+public final class TableNames {
+    private static final String RUN = Long.toString(ThreadLocalRandom.current().nextLong(36L * 36 * 36 * 36), 36);
+    private static final AtomicInteger SEQUENCE = new AtomicInteger();
+
+    private TableNames() {
+    }
+
+    /** {@code prefix} (letters, starting the name), then this run's id and a sequence number: {@code Merge3fz9x12}. */
+    public static String unique(String prefix) {
+        return prefix + RUN + "x" + SEQUENCE.incrementAndGet();
+    }
+}
