@@ -17,7 +17,7 @@ import java.util.Objects;
  * the service and Azurite), {@code UpdatedAt} (DateTime, whole
  * milliseconds) and {@code Active} (Boolean).
  */
-final class SyntheticEntities {
+public final class SyntheticEntities {
     static final String LABEL = "Label";
     static final String QUANTITY = "Quantity";
     static final String SEQUENCE = "Sequence";
@@ -35,7 +35,7 @@ final class SyntheticEntities {
     }
 
     /** The properties of the entity as first written (revision 0). */
-    static Map<String, Object> properties(String partitionKey, String rowKey) {
+    public static Map<String, Object> properties(String partitionKey, String rowKey) {
         return properties(partitionKey, rowKey, 0);
     }
 
@@ -68,7 +68,7 @@ final class SyntheticEntities {
      *
      * @throws WrongAnswer when anything differs
      */
-    static void check(String what, TableEntity actual, String partitionKey, String rowKey,
+    public static void check(String what, TableEntity actual, String partitionKey, String rowKey,
                       Map<String, Object> expected) {
         if (actual == null) {
             throw new WrongAnswer(what + ": no entity returned for (" + partitionKey + ", " + rowKey + ")");
