@@ -13,22 +13,13 @@ import io.tablestream.core.command.CommandKey;
 import io.tablestream.core.command.EntityCommand;
 import io.tablestream.core.command.EntityOperation;
 import io.tablestream.core.command.Outcome;
-import io.tablestream.core.model.EdmBoolean;
-import io.tablestream.core.model.EdmDateTime;
-import io.tablestream.core.model.EdmDouble;
-import io.tablestream.core.model.EdmInt32;
-import io.tablestream.core.model.EdmInt64;
-import io.tablestream.core.model.EdmString;
-import io.tablestream.core.model.EdmValue;
 import io.tablestream.core.model.TableName;
 import io.tablestream.core.model.TableRecord;
 import io.tablestream.processor.TopicDescriptor;
 import io.tablestream.processor.Topics;
 import java.time.Duration;
-import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -263,34 +254,10 @@ public final class KafkaNativeIngest {
         List<EntityOperation> ops = new ArrayList<>(BATCH);
         for (long r = first; r < first + BATCH; r++) {
             String rk = rowKey(r);
-            ops.add(EntityOperation.of(EntityOperation.Type.INSERT, rk, null, edm(SyntheticEntities.properties(pk, rk))));
+            ops.add(EntityOperation.of(EntityOperation.Type.INSERT, rk, null, SyntheticEntities.edmProperties(pk, rk)));
         }
         CommandHeader header = new CommandHeader(id, account, System.currentTimeMillis(), null, "kafka-native-ingest");
         return EntityCommand.batch(header, tableId, table, pk, ops);
-    }
-
-    /** The SDK-typed values of {@link SyntheticEntities} as Edm values. */
-    private static Map<String, EdmValue> edm(Map<String, Object> properties) {
-        Map<String, EdmValue> out = new LinkedHashMap<>();
-        properties.forEach((name, value) -> out.put(name, edm(value)));
-        return out;
-    }
-
-    private static EdmValue edm(Object value) {
-        if (value instanceof String s) {
-            return EdmString.of(s);
-        } else if (value instanceof Integer i) {
-            return EdmInt32.of(i);
-        } else if (value instanceof Long l) {
-            return EdmInt64.of(l);
-        } else if (value instanceof Double d) {
-            return EdmDouble.of(d);
-        } else if (value instanceof Boolean b) {
-            return EdmBoolean.of(b);
-        } else if (value instanceof OffsetDateTime t) {
-            return EdmDateTime.of(t.toInstant());
-        }
-        throw new IllegalArgumentException("no Edm type for " + value.getClass());
     }
 
     /** Reads what was written back through REST: every entity when few enough, else a sample. */

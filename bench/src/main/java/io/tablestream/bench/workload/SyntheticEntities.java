@@ -1,6 +1,13 @@
 package io.tablestream.bench.workload;
 
 import com.azure.data.tables.models.TableEntity;
+import io.tablestream.core.model.EdmBoolean;
+import io.tablestream.core.model.EdmDateTime;
+import io.tablestream.core.model.EdmDouble;
+import io.tablestream.core.model.EdmInt32;
+import io.tablestream.core.model.EdmInt64;
+import io.tablestream.core.model.EdmString;
+import io.tablestream.core.model.EdmValue;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
@@ -56,6 +63,30 @@ public final class SyntheticEntities {
     /** The Int32 property the partition-scan filter tests ({@code Quantity gt 500}). */
     static int quantity(String partitionKey, String rowKey) {
         return quantity(seed(partitionKey, rowKey, 0));
+    }
+
+    /** The same properties as core's Edm values (for Kafka-native commands and microbenchmarks). */
+    public static Map<String, EdmValue> edmProperties(String partitionKey, String rowKey) {
+        Map<String, EdmValue> out = new LinkedHashMap<>();
+        properties(partitionKey, rowKey).forEach((name, value) -> out.put(name, edm(value)));
+        return out;
+    }
+
+    private static EdmValue edm(Object value) {
+        if (value instanceof String s) {
+            return EdmString.of(s);
+        } else if (value instanceof Integer i) {
+            return EdmInt32.of(i);
+        } else if (value instanceof Long l) {
+            return EdmInt64.of(l);
+        } else if (value instanceof Double d) {
+            return EdmDouble.of(d);
+        } else if (value instanceof Boolean b) {
+            return EdmBoolean.of(b);
+        } else if (value instanceof OffsetDateTime t) {
+            return EdmDateTime.of(t.toInstant());
+        }
+        throw new IllegalArgumentException("no Edm type for " + value.getClass());
     }
 
     static TableEntity entity(String partitionKey, String rowKey) {
