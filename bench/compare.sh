@@ -10,7 +10,7 @@
 # answer; the script then reports FAILED for that run, carries on, and exits non-zero at the end.
 #
 # Environment (all optional):
-#   DURATION=20 WARMUP=3      seconds of measuring / unmeasured warm-up per workload
+#   DURATION=20 WARMUP=5      seconds of measuring / unmeasured warm-up per workload
 #   WORKLOADS=all             or e.g. insert,read,full-scan (see the driver's --help)
 #   LOAD_THREADS=4            threads loading the table
 #   TABLESTREAM_JAVA_OPTS     JVM options of the server (default -Xmx1g, as run-server.sh)
@@ -26,7 +26,7 @@ ROOT=$PWD
 AZURITE_VERSION=3.35.0 # 3.37 needs Node >= 22
 AZURITE_DIR=$ROOT/bench/.azurite
 DURATION=${DURATION:-20}
-WARMUP=${WARMUP:-3}
+WARMUP=${WARMUP:-5}
 WORKLOADS=${WORKLOADS:-all}
 LOAD_THREADS=${LOAD_THREADS:-4}
 TABLESTREAM_JAVA_OPTS=${TABLESTREAM_JAVA_OPTS:--Xmx1g}

@@ -30,7 +30,7 @@ record DriverOptions(String target, String connectionString, long size, int part
               --partitions P            PartitionKeys of the loaded table (default min(1000, N/100))
               --workloads LIST          'all' or comma-separated: %s (default all)
               --duration SECONDS        measuring time per workload (default 20)
-              --warmup SECONDS          unmeasured time before each workload (default 3)
+              --warmup SECONDS          unmeasured time before each workload (default 5)
               --max-ops N               at most N measured requests per workload (default no limit)
               --load-threads T          threads loading the table (default 4)
               --server-pid PID          sample the server's VmRSS after loading and at the end
@@ -48,7 +48,7 @@ record DriverOptions(String target, String connectionString, long size, int part
         long size = -1;
         int partitions = -1;
         Set<Workload> workloads = Workload.parseList("all");
-        double warmUp = 3;
+        double warmUp = 5;
         double duration = 20;
         long maxOperations = Long.MAX_VALUE;
         int loadThreads = 4;
