@@ -3,18 +3,18 @@ package io.tablestream.bench;
 import java.util.Arrays;
 
 /** Latency samples in nanoseconds, reported in milliseconds. */
-final class Percentiles {
+public final class Percentiles {
     private long[] samples = new long[1024];
     private int count;
 
-    synchronized void add(long nanos) {
+    public synchronized void add(long nanos) {
         if (count == samples.length) {
             samples = Arrays.copyOf(samples, count * 2);
         }
         samples[count++] = nanos;
     }
 
-    synchronized double millis(double percentile) {
+    public synchronized double millis(double percentile) {
         if (count == 0) {
             return Double.NaN;
         }
@@ -24,7 +24,7 @@ final class Percentiles {
         return sorted[Math.max(0, index)] / 1e6;
     }
 
-    synchronized int count() {
+    public synchronized int count() {
         return count;
     }
 }

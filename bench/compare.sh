@@ -1,0 +1,202 @@
+#!/usr/bin/env bash
+# Tablestream side by side with the Azure emulator (Azurite), through the same workload driver
+# (the official Azure Tables SDK for Java). Needs only a JDK 17, Node 20 and npm.
+#
+#   bench/compare.sh [sizes...]          default: 100000 1000000
+#
+# For each size: a fresh in-memory Azurite, the driver against it, Azurite stopped; then a fresh
+# Tablestream (new data directory), the driver against it, Tablestream stopped; then a table of
+# both. Results and logs go to bench/target/compare/<time>/. The driver exits non-zero on any wrong
+# answer; the script then reports FAILED for that run, carries on, and exits non-zero at the end.
+#
+# Environment (all optional):
+#   DURATION=20 WARMUP=5      seconds of measuring / unmeasured warm-up per workload
+#   WORKLOADS=all             or e.g. insert,read,full-scan (see the driver's --help)
+#   LOAD_THREADS=4            threads loading the table
+#   TABLESTREAM_JAVA_OPTS     JVM options of the server (default -Xmx1g, as run-server.sh)
+#   DRIVER_JAVA_OPTS          JVM options of the driver (default -Xmx1g)
+#   AZURITE_NODE_OPTIONS      Node options of Azurite (default --max-old-space-size=8192: it keeps
+#                             every entity on its JS heap, and Node's default ceiling is too low
+#                             for a million)
+#   SKIP_BUILD=1              reuse the existing build
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+
+AZURITE_VERSION=3.35.0 # 3.37 needs Node >= 22
+AZURITE_DIR=$ROOT/bench/.azurite
+DURATION=${DURATION:-20}
+WARMUP=${WARMUP:-5}
+WORKLOADS=${WORKLOADS:-all}
+LOAD_THREADS=${LOAD_THREADS:-4}
+TABLESTREAM_JAVA_OPTS=${TABLESTREAM_JAVA_OPTS:--Xmx1g}
+DRIVER_JAVA_OPTS=${DRIVER_JAVA_OPTS:--Xmx1g}
+AZURITE_NODE_OPTIONS=${AZURITE_NODE_OPTIONS:---max-old-space-size=8192}
+if [ $# -gt 0 ]; then SIZES=("$@"); else SIZES=(100000 1000000); fi
+for s in "${SIZES[@]}"; do
+  [[ $s =~ ^[1-9][0-9]*$ ]] || { echo "A size is a positive number of entities, not '$s'" >&2; exit 2; }
+done
+
+RUN_DIR=$ROOT/bench/target/compare/$(date +%Y%m%d-%H%M%S)
+mkdir -p "$RUN_DIR"
+SERVER_PID=""
+DRIVER_PID=""
+TEMP_DIRS=()
+FAILURES=()
+
+stop_server() {
+  local pid=$SERVER_PID
+  SERVER_PID=""
+  [ -n "$pid" ] || return 0
+  kill -TERM "$pid" 2>/dev/null || return 0
+  for _ in $(seq 1 60); do
+    kill -0 "$pid" 2>/dev/null || { wait "$pid" 2>/dev/null || true; return 0; }
+    sleep 0.5
+  done
+  echo "process $pid did not stop within 30 s: killing it" >&2
+  kill -KILL "$pid" 2>/dev/null || true
+  wait "$pid" 2>/dev/null || true
+}
+
+cleanup() {
+  if [ -n "$DRIVER_PID" ]; then kill -TERM "$DRIVER_PID" 2>/dev/null || true; wait "$DRIVER_PID" 2>/dev/null || true; fi
+  stop_server
+  for d in "${TEMP_DIRS[@]}"; do rm -rf "$d"; done
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+free_port() {
+  node -e 'const s=require("net").createServer();s.listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})'
+}
+
+# wait_for_port <port> <what> <log>: until something accepts connections there, or the server died.
+wait_for_port() {
+  local port=$1 what=$2 log=$3
+  for _ in $(seq 1 600); do
+    if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then return 0; fi
+    if ! kill -0 "$SERVER_PID" 2>/dev/null; then
+      echo "$what exited before serving; its log ($log):" >&2
+      tail -n 30 "$log" >&2
+      return 1
+    fi
+    sleep 0.5
+  done
+  echo "$what did not open port $port within 300 s; see $log" >&2
+  return 1
+}
+
+start_azurite() {
+  local port=$1 log=$2
+  (cd "$RUN_DIR" && NODE_OPTIONS="$AZURITE_NODE_OPTIONS" exec "$AZURITE_DIR/node_modules/.bin/azurite-table" \
+      --inMemoryPersistence --loose --skipApiVersionCheck --silent --disableTelemetry \
+      --tableHost 127.0.0.1 --tablePort "$port") >"$log" 2>&1 &
+  SERVER_PID=$!
+  wait_for_port "$port" Azurite "$log"
+}
+
+start_tablestream() {
+  local port=$1 log=$2 data
+  data=$(mktemp -d "${TMPDIR:-/tmp}/tablestream-compare.XXXXXX")
+  TEMP_DIRS+=("$data")
+  # shellcheck disable=SC2086 # the JVM options are words
+  (export TABLESTREAM_PORT=$port TABLESTREAM_DATA_DIR=$data
+   exec java $TABLESTREAM_JAVA_OPTS -cp "server/target/classes:$(cat server/target/classpath.txt)" \
+       io.tablestream.server.Main) >"$log" 2>&1 &
+  SERVER_PID=$!
+  wait_for_port "$port" Tablestream "$log"
+}
+
+# run_driver <target> <size> <port>: the driver against the server running now; its output in a file.
+# (In the background and waited for, so that a signal reaches the traps at once.)
+run_driver() {
+  local target=$1 size=$2 port=$3 out=$RUN_DIR/$1-$2.out status=0
+  echo "--- $target, $size entities (load average $(cut -d' ' -f1-3 /proc/loadavg))"
+  # shellcheck disable=SC2086 # the JVM options are words
+  java $DRIVER_JAVA_OPTS -cp "bench/target/classes:$(cat bench/target/classpath.txt)" \
+      io.tablestream.bench.workload.WorkloadDriver --target "$target" \
+      --endpoint "http://127.0.0.1:$port/devstoreaccount1" --size "$size" --server-pid "$SERVER_PID" \
+      --duration "$DURATION" --warmup "$WARMUP" --workloads "$WORKLOADS" --load-threads "$LOAD_THREADS" \
+      > >(tee "$out") 2>&1 &
+  DRIVER_PID=$!
+  wait "$DRIVER_PID" || status=$?
+  DRIVER_PID=""
+  if [ "$status" -ne 0 ]; then
+    FAILURES+=("$target at $size entities (driver exit $status; see $out)")
+  fi
+}
+
+# table <size>: the two targets' RESULT and MEMORY lines side by side.
+table() {
+  local size=$1
+  awk -v size="$size" '
+    FNR == 1 { target = (FILENAME ~ /\/azurite-[0-9]+\.out$/) ? "a" : "t" }
+    $1 == "RESULT" {
+      w = $4
+      if (!(w in seen)) { seen[w] = 1; order[++n] = w; unit[w] = $8 }
+      rate[target, w] = $5; lat[target, w] = sprintf("%.1f/%.1f", $6, $7)
+    }
+    $1 == "MEMORY" && $5 != "n/a" { mem[target, $4] = $5; hwm[target, $4] = $6 }
+    $1 == "FAILED" { failed[target] = 1 }
+    function cell(t, w) {
+      if ((t, w) in rate) return sprintf("%10.1f  %-13s", rate[t, w], lat[t, w])
+      return sprintf("%10s  %-13s", (t in failed) ? "FAILED" : "-", "")
+    }
+    function ratio(x, y) { return (x > 0 && y > 0) ? sprintf("%8.2fx", y / x) : sprintf("%9s", "-") }
+    END {
+      printf "\n== %s entities ==  rate (p50/p99 ms); ratio = Tablestream / Azurite\n", size
+      printf "%-16s %-11s %10s  %-13s %10s  %-13s %9s\n", "workload", "unit", "Azurite", "", "Tablestream", "", "ratio"
+      for (i = 1; i <= n; i++) {
+        w = order[i]
+        printf "%-16s %-11s %s %s %s\n", w, unit[w], cell("a", w), cell("t", w), ratio(rate["a", w], rate["t", w])
+      }
+      split("after-load end", phases, " ")
+      for (i = 1; i <= 2; i++) {
+        p = phases[i]
+        printf "%-16s %-11s %10s  %-13s %10s  %-13s %s\n", "RSS " p, "MiB", \
+          ((("a", p) in mem) ? mem["a", p] : "-"), ((("a", p) in hwm) ? "(peak " hwm["a", p] ")" : ""), \
+          ((("t", p) in mem) ? mem["t", p] : "-"), ((("t", p) in hwm) ? "(peak " hwm["t", p] ")" : ""), \
+          ratio(mem["a", p], mem["t", p])
+      }
+    }' "$RUN_DIR/azurite-$size.out" "$RUN_DIR/tablestream-$size.out"
+}
+
+if [ "${SKIP_BUILD:-}" != 1 ]; then
+  echo "Building Tablestream and the driver..."
+  ./mvnw -q -B -pl bench,server -am package -DskipTests
+fi
+installed=$(node -p "try { require('$AZURITE_DIR/node_modules/azurite/package.json').version } catch (e) { '' }")
+if [ "$installed" != "$AZURITE_VERSION" ]; then
+  echo "Installing Azurite $AZURITE_VERSION into $AZURITE_DIR..."
+  mkdir -p "$AZURITE_DIR"
+  npm install --prefix "$AZURITE_DIR" --no-audit --no-fund --loglevel=error "azurite@$AZURITE_VERSION"
+fi
+
+{
+  echo "Tablestream vs Azurite $AZURITE_VERSION, $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+  echo "machine: $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2 / 1048576}' /proc/meminfo);" \
+       "$(java -version 2>&1 | head -n 1); node $(node --version)"
+  echo "per workload: ${WARMUP} s warm-up, ${DURATION} s measured; workloads: $WORKLOADS; server, Azurite and" \
+       "driver share the machine"
+} | tee "$RUN_DIR/summary.txt"
+
+for size in "${SIZES[@]}"; do
+  port=$(free_port)
+  start_azurite "$port" "$RUN_DIR/azurite-$size.log"
+  run_driver azurite "$size" "$port"
+  stop_server
+
+  port=$(free_port)
+  start_tablestream "$port" "$RUN_DIR/tablestream-$size.log"
+  run_driver tablestream "$size" "$port"
+  stop_server
+
+  table "$size" | tee -a "$RUN_DIR/summary.txt"
+done
+
+echo
+echo "Results, driver output and server logs: $RUN_DIR"
+if [ ${#FAILURES[@]} -gt 0 ]; then
+  printf 'FAILED: %s\n' "${FAILURES[@]}" | tee -a "$RUN_DIR/summary.txt"
+  exit 1
+fi
