@@ -14,6 +14,7 @@ import io.tablestream.core.command.EntityCommand;
 import io.tablestream.core.command.EntityOperation;
 import io.tablestream.core.command.Outcome;
 import io.tablestream.core.model.TableName;
+import io.tablestream.core.model.RegistryRecord;
 import io.tablestream.core.model.TableRecord;
 import io.tablestream.processor.TopicDescriptor;
 import io.tablestream.processor.Topics;
@@ -174,9 +175,9 @@ public final class KafkaNativeIngest {
 
     /** The compacted registry, read from the beginning to its end; tombstones remove names. */
     private Map<String, TableRecord> readRegistry() {
-        TopicDescriptor<String, TableRecord> t = topics.tables();
+        TopicDescriptor<String, RegistryRecord> t = topics.tables();
         Map<String, TableRecord> records = new HashMap<>();
-        try (KafkaConsumer<String, TableRecord> consumer = new KafkaConsumer<>(consumerConfig(),
+        try (KafkaConsumer<String, RegistryRecord> consumer = new KafkaConsumer<>(consumerConfig(),
                 t.keySerde().deserializer(), t.valueSerde().deserializer())) {
             List<TopicPartition> parts = partitionsOf(consumer, t.name());
             consumer.assign(parts);
@@ -187,11 +188,11 @@ public final class KafkaNativeIngest {
                 if (System.nanoTime() > deadline) {
                     throw new IllegalStateException("could not read " + t.name() + " to its end in 30 s");
                 }
-                for (ConsumerRecord<String, TableRecord> r : consumer.poll(Duration.ofMillis(200))) {
+                for (ConsumerRecord<String, RegistryRecord> r : consumer.poll(Duration.ofMillis(200))) {
                     if (r.value() == null) {
                         records.remove(r.key());
-                    } else {
-                        records.put(r.key(), r.value());
+                    } else if (r.value() instanceof TableRecord table) {
+                        records.put(r.key(), table); // account records share the topic
                     }
                 }
             }
