@@ -55,8 +55,8 @@ public final class ProcessorBenchmark {
         try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.builder(dir.resolve("kafka")).start()) {
             StreamProcessorConfig config = StreamProcessorConfig.singleNode(broker.bootstrapServers(), "bench",
                     dir.resolve("state"));
-            config = new StreamProcessorConfig(config.bootstrapServers(), config.topicPrefix(), 8, (short) 1,
-                    config.stateDir(), config.instanceId(), null, 1, 0, Duration.ofMillis(commitMs), Map.of(),
+            config = new StreamProcessorConfig(config.bootstrapServers(), config.topicPrefix(), Integer.getInteger("bench.partitions", 8), (short) 1,
+                    config.stateDir(), config.instanceId(), null, Integer.getInteger("bench.threads", 2), 0, Duration.ofMillis(commitMs), Map.of(),
                     config.clock());
             try (StreamProcessor processor = StreamProcessor.start(config, Duration.ofSeconds(120));
                  KafkaCommandLog log = KafkaCommandLog.open(broker.bootstrapServers(),
@@ -67,6 +67,7 @@ public final class ProcessorBenchmark {
                 warmUp(log, tableId);
                 loneCommands(log, tableId, lone);
                 batchThroughput(log, tableId, batches, inFlight);
+                asyncBatchThroughput(log, processor, tableId, batches);
             }
         }
     }
@@ -113,6 +114,42 @@ public final class ProcessorBenchmark {
         double seconds = (System.nanoTime() - start) / 1e9;
         System.out.printf("lone command round trip: %d sequential commands, p50 %.2f ms, p99 %.2f ms, max %.2f ms (%.0f commands/s)%n",
                 n, latency.millis(50), latency.millis(99), latency.millis(100), n / seconds);
+    }
+
+    /**
+     * Batches appended without anyone waiting for their outcomes (what a telemetry sink does with
+     * {@code Prefer: respond-async}): the rate the processor applies them, measured by its applied
+     * offsets reaching the last appended offset of every partition.
+     */
+    private static void asyncBatchThroughput(KafkaCommandLog log, StreamProcessor processor, long tableId, int batches)
+            throws Exception {
+        java.util.Map<Integer, Long> last = new java.util.concurrent.ConcurrentHashMap<>();
+        List<CompletableFuture<io.tablestream.core.command.SessionToken.Position>> appended = new ArrayList<>(batches);
+        long start = System.nanoTime();
+        for (int b = 0; b < batches; b++) {
+            List<EntityOperation> ops = new ArrayList<>(100);
+            for (int i = 0; i < 100; i++) {
+                long seq = 1_000_000_000L + (long) b * 100 + i;
+                ops.add(EntityOperation.of(EntityOperation.Type.INSERT, String.format("%010d", seq), null, reading(seq)));
+            }
+            CommandHeader header = new CommandHeader(UUID.randomUUID().toString(), ACCOUNT, System.currentTimeMillis(),
+                    null, "bench");
+            appended.add(log.append(EntityCommand.batch(header, tableId, TableName.of("Telemetry"),
+                    "async-" + (b % 1000), ops)).whenComplete((p, e) -> {
+                        if (p != null) {
+                            last.merge(p.partition(), p.offset(), Math::max);
+                        }
+                    }));
+        }
+        CompletableFuture.allOf(appended.toArray(CompletableFuture[]::new)).get(600, TimeUnit.SECONDS);
+        double appendSeconds = (System.nanoTime() - start) / 1e9;
+        for (var e : last.entrySet()) {
+            processor.appliedOffsets().await(e.getKey(), e.getValue()).get(600, TimeUnit.SECONDS);
+        }
+        double seconds = (System.nanoTime() - start) / 1e9;
+        long entities = (long) batches * 100;
+        System.out.printf("async batch ingest: %d batches of 100 (%d entities) appended in %.1f s, all applied after %.1f s: %.0f entities/s applied%n",
+                batches, entities, appendSeconds, seconds, entities / seconds);
     }
 
     private static void batchThroughput(KafkaCommandLog log, long tableId, int batches, int inFlight)

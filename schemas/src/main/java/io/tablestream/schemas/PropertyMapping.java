@@ -9,12 +9,12 @@ import io.tablestream.core.model.EdmInt32;
 import io.tablestream.core.model.EdmInt64;
 import io.tablestream.core.model.EdmString;
 import io.tablestream.core.model.EdmValue;
+import io.tablestream.core.model.PropertyMap;
 import io.tablestream.schemas.avro.DateTimeValue;
 import io.tablestream.schemas.avro.Guid;
 import io.tablestream.schemas.avro.Property;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -33,13 +33,13 @@ final class PropertyMapping {
     }
 
     static Map<String, EdmValue> fromAvro(List<Property> properties) {
-        Map<String, EdmValue> out = new LinkedHashMap<>(Math.max(4, properties.size() * 2));
+        PropertyMap.Builder out = PropertyMap.builder(properties.size());
         for (Property p : properties) {
             if (out.put(p.getName(), fromAvro(p.getValue())) != null) {
                 throw new IllegalArgumentException("property '" + p.getName() + "' appears twice");
             }
         }
-        return out;
+        return out.build();
     }
 
     static Object toAvro(EdmValue value) {

@@ -19,8 +19,8 @@ public final class ServerSettings {
             "Partitions of the commands, outcomes and changes topics when Tablestream creates them.");
     public static final Setting<Integer> REPLICATION_FACTOR = Setting.integer("replication-factor", 1,
             "Replication factor of the topics Tablestream creates (3 on a production cluster).");
-    public static final Setting<Integer> STREAM_THREADS = Setting.integer("stream-threads", 1,
-            "Stream threads of this instance.");
+    public static final Setting<Integer> STREAM_THREADS = Setting.integer("stream-threads", 2,
+            "Stream threads of this instance (two: one processes while the other commits).");
     public static final Setting<Integer> STANDBY_REPLICAS = Setting.integer("standby-replicas", 0,
             "Warm copies of each store kept on other instances, for fast fail-over.");
     public static final Setting<Integer> COMMIT_INTERVAL_MS = Setting.integer("commit-interval-ms", 100,

@@ -1,8 +1,7 @@
 package io.tablestream.core.command;
 
 import io.tablestream.core.model.EdmValue;
-import java.util.Collections;
-import java.util.LinkedHashMap;
+import io.tablestream.core.model.PropertyMap;
 import java.util.Map;
 import java.util.Objects;
 
@@ -34,7 +33,7 @@ public record EntityOperation(Type type, String rowKey, String ifMatch, Map<Stri
         Objects.requireNonNull(type, "type");
         Objects.requireNonNull(rowKey, "rowKey");
         Objects.requireNonNull(properties, "properties");
-        properties = Collections.unmodifiableMap(new LinkedHashMap<>(properties));
+        properties = PropertyMap.copyOf(properties);
     }
 
     public static EntityOperation of(Type type, String rowKey, String ifMatch, Map<String, EdmValue> properties) {

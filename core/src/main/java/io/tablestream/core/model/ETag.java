@@ -10,7 +10,7 @@ import java.util.regex.Pattern;
  * {@code W/"datetime'2024-05-01T12%3A00%3A00.1234567Z'"}. Since the processor gives every write a
  * distinct Timestamp, every version of an entity has a distinct ETag.
  */
-public record ETag(String value) {
+public final class ETag {
     /** The {@code If-Match} value that matches any existing entity. */
     public static final String ANY = "*";
     /**
@@ -19,17 +19,52 @@ public record ETag(String value) {
      */
     private static final Pattern DATETIME_TAG = Pattern.compile("(?:W/)?\"?datetime'([^'\"]{1,64})'\"?");
 
-    public ETag {
-        Objects.requireNonNull(value, "value");
+    /** The Timestamp this tag names, or null for a tag given as text. */
+    private final EdmDateTime timestamp;
+    /** The tag's text, formatted on first use: most versions read or written never show their tag. */
+    private volatile String value;
+
+    private ETag(EdmDateTime timestamp, String value) {
+        this.timestamp = timestamp;
+        this.value = value;
     }
 
     public static ETag of(String value) {
-        return new ETag(value);
+        return new ETag(null, Objects.requireNonNull(value, "value"));
     }
 
     /** The ETag of the version written at {@code timestamp}. */
     public static ETag forTimestamp(EdmDateTime timestamp) {
-        return new ETag("W/\"datetime'" + timestamp.toIso().replace(":", "%3A") + "'\"");
+        return new ETag(Objects.requireNonNull(timestamp, "timestamp"), null);
+    }
+
+    /** The tag as the service writes it. */
+    public String value() {
+        String v = value;
+        if (v == null) {
+            v = "W/\"datetime'" + timestamp.toIso().replace(":", "%3A") + "'\"";
+            value = v;
+        }
+        return v;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        if (this == o) {
+            return true;
+        }
+        if (!(o instanceof ETag other)) {
+            return false;
+        }
+        if (timestamp != null && other.timestamp != null) {
+            return timestamp.equals(other.timestamp);
+        }
+        return value().equals(other.value());
+    }
+
+    @Override
+    public int hashCode() {
+        return value().hashCode();
     }
 
     /**
@@ -38,7 +73,8 @@ public record ETag(String value) {
      * {@link #canonicalCondition} accepts.
      */
     public boolean satisfies(String ifMatch) {
-        return ifMatch != null && (ANY.equals(ifMatch) || value.equals(ifMatch) || value.equals(canonicalCondition(ifMatch)));
+        String v = value();
+        return ifMatch != null && (ANY.equals(ifMatch) || v.equals(ifMatch) || v.equals(canonicalCondition(ifMatch)));
     }
 
     /**
@@ -62,6 +98,6 @@ public record ETag(String value) {
 
     @Override
     public String toString() {
-        return value;
+        return value();
     }
 }
