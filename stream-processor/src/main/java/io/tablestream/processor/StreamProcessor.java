@@ -1,5 +1,6 @@
 package io.tablestream.processor;
 
+import io.tablestream.processor.internal.BoundedRocksDbMemory;
 import io.tablestream.processor.internal.StreamsEntityStore;
 import io.tablestream.processor.internal.StreamsTableRegistry;
 import io.tablestream.processor.store.AppliedOffsets;
@@ -101,6 +102,7 @@ public final class StreamProcessor implements AutoCloseable {
         p.put(StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG, config.standbyReplicas());
         p.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, (int) config.replicationFactor());
         p.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, 64L * 1024 * 1024);
+        p.put(StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG, BoundedRocksDbMemory.class);
         // FACTS.md: poll.ms and the producer's linger each cost ~100 ms per lone command by default.
         p.put(StreamsConfig.POLL_MS_CONFIG, 2L);
         p.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), 2);
