@@ -1,6 +1,7 @@
 package io.tablestream.protocol.auth;
 
 import io.tablestream.core.model.TableName;
+import io.tablestream.protocol.http.Operation;
 import java.util.Objects;
 
 /**
@@ -9,7 +10,7 @@ import java.util.Objects;
  *
  * <p>An operation on one entity must carry the keys, because a service SAS may restrict the key
  * range: for Insert Entity they come from the body, so the HTTP layer authorizes after reading it.
- * A batch is authorized once as {@link Operation#SUBMIT_BATCH} and then once per operation inside.
+ * A batch is authorized once as {@link Operation#BATCH} and then once per operation inside.
  *
  * @param table the table, {@code null} for account-level operations
  * @param partitionKey the PartitionKey of a single-entity operation, else {@code null}
@@ -18,59 +19,22 @@ import java.util.Objects;
 public record Access(Operation operation, TableName table, String partitionKey, String rowKey) {
 
     /** The operations of the Table service, grouped as SAS permissions see them. */
-    public enum Operation {
-        QUERY_TABLES(Level.SERVICE_TABLES),
-        CREATE_TABLE(Level.SERVICE_TABLES),
-        DELETE_TABLE(Level.SERVICE_TABLES),
-        /** Query Entities: a query over the table, results limited by the SAS key range. */
-        QUERY_ENTITIES(Level.TABLE),
-        /** Query Entities addressing one entity by its keys. */
-        GET_ENTITY(Level.ENTITY),
-        INSERT_ENTITY(Level.ENTITY),
-        /** Update Entity and Merge Entity (an If-Match condition is present). */
-        UPDATE_ENTITY(Level.ENTITY),
-        /** Insert Or Merge Entity and Insert Or Replace Entity (no If-Match). */
-        UPSERT_ENTITY(Level.ENTITY),
-        DELETE_ENTITY(Level.ENTITY),
-        /** The $batch request itself; each operation inside is authorized on its own. */
-        SUBMIT_BATCH(Level.ACCOUNT),
-        GET_TABLE_ACL(Level.TABLE),
-        SET_TABLE_ACL(Level.TABLE),
-        GET_SERVICE_PROPERTIES(Level.ACCOUNT),
-        SET_SERVICE_PROPERTIES(Level.ACCOUNT),
-        GET_SERVICE_STATS(Level.ACCOUNT),
-        /** A CORS preflight (OPTIONS); the service never asks it for credentials. */
-        PREFLIGHT(Level.ACCOUNT);
-
-        private final Level level;
-
-        Operation(Level level) {
-            this.level = level;
-        }
-
-        /** Whether the operation addresses one entity and so carries its keys. */
-        public boolean isSingleEntity() {
-            return level == Level.ENTITY;
-        }
-
-        boolean needsTable() {
-            return level == Level.TABLE || level == Level.ENTITY || this == DELETE_TABLE || this == CREATE_TABLE;
-        }
-
-        private enum Level { ACCOUNT, SERVICE_TABLES, TABLE, ENTITY }
-    }
-
     public Access {
         Objects.requireNonNull(operation, "operation");
-        if (operation.needsTable()) {
+        if (operation.addressesTable()) {
             Objects.requireNonNull(table, () -> operation + " needs a table");
         }
-        if (operation.isSingleEntity()) {
+        if (operation.addressesOneEntity()) {
             Objects.requireNonNull(partitionKey, () -> operation + " needs a PartitionKey");
             Objects.requireNonNull(rowKey, () -> operation + " needs a RowKey");
         } else if (partitionKey != null || rowKey != null) {
             throw new IllegalArgumentException(operation + " does not address one entity");
         }
+    }
+
+    /** Any operation of the protocol, as the HTTP pipeline resolved it. */
+    public static Access of(Operation operation, TableName table, String partitionKey, String rowKey) {
+        return new Access(operation, table, partitionKey, rowKey);
     }
 
     public static Access queryTables() {
@@ -97,14 +61,14 @@ public record Access(Operation operation, TableName table, String partitionKey, 
         return new Access(Operation.INSERT_ENTITY, table, partitionKey, rowKey);
     }
 
-    /** Update Entity or Merge Entity. */
+    /** Update Entity (Merge Entity needs the same permissions: {@link #of}). */
     public static Access updateEntity(TableName table, String partitionKey, String rowKey) {
         return new Access(Operation.UPDATE_ENTITY, table, partitionKey, rowKey);
     }
 
-    /** Insert Or Merge Entity or Insert Or Replace Entity. */
+    /** Insert Or Replace Entity (Insert Or Merge Entity needs the same permissions: {@link #of}). */
     public static Access upsertEntity(TableName table, String partitionKey, String rowKey) {
-        return new Access(Operation.UPSERT_ENTITY, table, partitionKey, rowKey);
+        return new Access(Operation.INSERT_OR_REPLACE_ENTITY, table, partitionKey, rowKey);
     }
 
     public static Access deleteEntity(TableName table, String partitionKey, String rowKey) {
@@ -112,7 +76,7 @@ public record Access(Operation operation, TableName table, String partitionKey, 
     }
 
     public static Access submitBatch() {
-        return new Access(Operation.SUBMIT_BATCH, null, null, null);
+        return new Access(Operation.BATCH, null, null, null);
     }
 
     public static Access getTableAcl(TableName table) {

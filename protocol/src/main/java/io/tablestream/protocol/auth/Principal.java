@@ -1,5 +1,6 @@
 package io.tablestream.protocol.auth;
 
+import io.tablestream.protocol.http.Operation;
 import io.tablestream.core.error.ErrorCode;
 import io.tablestream.core.error.TableServiceException;
 import io.tablestream.core.filter.KeyRange;
@@ -78,7 +79,7 @@ public final class Principal {
      */
     public void authorize(Access access) {
         Objects.requireNonNull(access, "access");
-        if (access.operation() != Access.Operation.PREFLIGHT) {
+        if (access.operation() != Operation.PREFLIGHT) {
             grant.check(access);
         }
     }
@@ -128,10 +129,10 @@ public final class Principal {
             String needed = switch (access.operation()) {
                 case QUERY_ENTITIES, GET_ENTITY -> "r";
                 case INSERT_ENTITY -> "a";
-                case UPDATE_ENTITY -> "u";
-                case UPSERT_ENTITY -> "au";
+                case UPDATE_ENTITY, MERGE_ENTITY -> "u";
+                case INSERT_OR_REPLACE_ENTITY, INSERT_OR_MERGE_ENTITY -> "au";
                 case DELETE_ENTITY -> "d";
-                case SUBMIT_BATCH, PREFLIGHT -> "";
+                case BATCH, PREFLIGHT -> "";
                 default -> null;
             };
             if (needed == null) {
@@ -143,7 +144,7 @@ public final class Principal {
                         "The shared access signature is for another table.");
             }
             requireAll(permissions, needed, access);
-            if (access.operation().isSingleEntity() && !range.contains(access.partitionKey(), access.rowKey())) {
+            if (access.operation().addressesOneEntity() && !range.contains(access.partitionKey(), access.rowKey())) {
                 throw TableServiceException.of(ErrorCode.AUTHORIZATION_FAILURE,
                         "The entity's keys are outside the range the shared access signature allows.");
             }
@@ -154,8 +155,8 @@ public final class Principal {
     private record AccountGrant(String resourceTypes, String permissions) implements Grant {
         @Override
         public void check(Access access) {
-            Access.Operation op = access.operation();
-            if (op == Access.Operation.GET_TABLE_ACL || op == Access.Operation.SET_TABLE_ACL) {
+            Operation op = access.operation();
+            if (op == Operation.GET_TABLE_ACL || op == Operation.SET_TABLE_ACL) {
                 throw TableServiceException.of(ErrorCode.AUTHORIZATION_FAILURE,
                         "An account SAS cannot authorize " + describe(access) + ": only the account key may.");
             }
@@ -176,10 +177,10 @@ public final class Principal {
                 case CREATE_TABLE -> requireAny(permissions, "cw", access);
                 case DELETE_TABLE, DELETE_ENTITY -> requireAll(permissions, "d", access);
                 case INSERT_ENTITY -> requireAll(permissions, "a", access);
-                case UPDATE_ENTITY -> requireAll(permissions, "u", access);
-                case UPSERT_ENTITY -> requireAll(permissions, "au", access);
+                case UPDATE_ENTITY, MERGE_ENTITY -> requireAll(permissions, "u", access);
+                case INSERT_OR_REPLACE_ENTITY, INSERT_OR_MERGE_ENTITY -> requireAll(permissions, "au", access);
                 default -> {
-                    // SUBMIT_BATCH: each operation inside is checked on its own
+                    // BATCH: each operation inside is checked on its own
                 }
             }
         }

@@ -18,6 +18,7 @@ public enum Operation {
     SET_TABLE_ACL(Body.XML),
     GET_SERVICE_PROPERTIES(Body.XML),
     SET_SERVICE_PROPERTIES(Body.XML),
+    GET_SERVICE_STATS(Body.XML),
     PREFLIGHT(Body.NONE);
 
     /** How the operation's responses, errors included, are written. */
@@ -39,6 +40,23 @@ public enum Operation {
             case CREATE_TABLE, INSERT_ENTITY, UPDATE_ENTITY, MERGE_ENTITY, INSERT_OR_REPLACE_ENTITY,
                  INSERT_OR_MERGE_ENTITY -> true;
             default -> false;
+        };
+    }
+
+    /** Whether the operation addresses one entity (and so carries its PartitionKey and RowKey). */
+    public boolean addressesOneEntity() {
+        return switch (this) {
+            case GET_ENTITY, INSERT_ENTITY, UPDATE_ENTITY, MERGE_ENTITY, INSERT_OR_REPLACE_ENTITY,
+                 INSERT_OR_MERGE_ENTITY, DELETE_ENTITY -> true;
+            default -> false;
+        };
+    }
+
+    /** Whether the operation addresses one table (its entities, its ACL, or the table itself). */
+    public boolean addressesTable() {
+        return switch (this) {
+            case CREATE_TABLE, DELETE_TABLE, QUERY_ENTITIES, GET_TABLE_ACL, SET_TABLE_ACL -> true;
+            default -> addressesOneEntity();
         };
     }
 

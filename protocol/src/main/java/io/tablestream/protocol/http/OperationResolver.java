@@ -36,8 +36,10 @@ public final class OperationResolver {
                 };
             }
             if ("service".equals(restype) && "stats".equals(comp)) {
-                throw TableServiceException.of(ErrorCode.NOT_IMPLEMENTED,
-                        "Service stats describe geo-replication, which Tablestream does not have.");
+                if (effective.equals("GET")) {
+                    return Operation.GET_SERVICE_STATS; // authorized, then answered NotImplemented: no geo-replication
+                }
+                throw verb(method);
             }
             throw TableServiceException.of(ErrorCode.INVALID_QUERY_PARAMETER_VALUE,
                     "The service resource takes restype=service&comp=properties.");

@@ -64,7 +64,7 @@ public final class SignedCallerAuthenticator implements Authenticator {
 
         @Override
         public void authorize(Operation operation, String table, String partitionKey, String rowKey) {
-            principal.authorize(access(operation, table == null ? null : TableName.of(table), partitionKey, rowKey));
+            principal.authorize(Access.of(operation, table == null ? null : TableName.of(table), partitionKey, rowKey));
         }
 
         @Override
@@ -75,26 +75,6 @@ public final class SignedCallerAuthenticator implements Authenticator {
         @Override
         public boolean mayRead(String table, String partitionKey, String rowKey) {
             return principal.contains(partitionKey, rowKey);
-        }
-
-        static Access access(Operation operation, TableName table, String pk, String rk) {
-            return switch (operation) {
-                case QUERY_TABLES -> Access.queryTables();
-                case CREATE_TABLE -> Access.createTable(table);
-                case DELETE_TABLE -> Access.deleteTable(table);
-                case QUERY_ENTITIES -> Access.queryEntities(table);
-                case GET_ENTITY -> Access.getEntity(table, pk, rk);
-                case INSERT_ENTITY -> Access.insertEntity(table, pk, rk);
-                case UPDATE_ENTITY, MERGE_ENTITY -> Access.updateEntity(table, pk, rk);
-                case INSERT_OR_REPLACE_ENTITY, INSERT_OR_MERGE_ENTITY -> Access.upsertEntity(table, pk, rk);
-                case DELETE_ENTITY -> Access.deleteEntity(table, pk, rk);
-                case BATCH -> Access.submitBatch();
-                case GET_TABLE_ACL -> Access.getTableAcl(table);
-                case SET_TABLE_ACL -> Access.setTableAcl(table);
-                case GET_SERVICE_PROPERTIES -> Access.getServiceProperties();
-                case SET_SERVICE_PROPERTIES -> Access.setServiceProperties();
-                case PREFLIGHT -> Access.preflight();
-            };
         }
     }
 }

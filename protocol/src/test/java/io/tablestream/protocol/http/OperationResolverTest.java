@@ -42,6 +42,7 @@ class OperationResolverTest {
             "GET | - | /a/ | properties | service | false | GET_SERVICE_PROPERTIES",
             "PUT | - | /a/ | properties | service | false | SET_SERVICE_PROPERTIES",
             "OPTIONS | - | /a/t | - | - | false | PREFLIGHT",
+            "GET | - | /a/ | stats | service | false | GET_SERVICE_STATS",
     })
     void resolvesEachOperation(String method, String xMethod, String path, String comp, String restype,
                                boolean ifMatch, Operation expected) {
@@ -59,7 +60,7 @@ class OperationResolverTest {
             "POST | GET | /a/t(PartitionKey='p',RowKey='r') | - | - | XMethodIncorrectValue",
             "GET | - | /a/t | foo | - | InvalidQueryParameterValue",
             "GET | - | /a/ | - | - | InvalidQueryParameterValue",
-            "GET | - | /a/ | stats | service | NotImplemented",
+            "PUT | - | /a/ | stats | service | UnsupportedHttpVerb",
     })
     void rejectsWhatTheServiceDoesNotDo(String method, String xMethod, String path, String comp, String restype,
                                         String code) {
