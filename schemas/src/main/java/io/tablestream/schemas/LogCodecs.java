@@ -43,9 +43,9 @@ public final class LogCodecs {
     /** Records of {@code <prefix>.outcomes}. */
     public static final LogCodec<Outcome> OUTCOME = AvroLogCodec.of(
             io.tablestream.schemas.avro.Outcome.getClassSchema(), LogCodecs::outcomeToAvro, LogCodecs::outcomeFromAvro);
-    /** Records of {@code <prefix>.changes}. */
-    public static final LogCodec<ChangeEvent> CHANGE_EVENT = AvroLogCodec.of(
-            EntityChanged.getClassSchema(), LogCodecs::changeToAvro, LogCodecs::changeFromAvro);
+    /** Records of {@code <prefix>.changes}: written directly, read by Avro (see ChangeEventCodec). */
+    public static final LogCodec<ChangeEvent> CHANGE_EVENT = new ChangeEventCodec(AvroLogCodec.of(
+            EntityChanged.getClassSchema(), LogCodecs::changeToAvro, LogCodecs::changeFromAvro));
     /** Table records of {@code <prefix>.tables} (keys {@code name/...} and {@code id/...}). */
     public static final LogCodec<TableRecord> TABLE_RECORD = AvroLogCodec.of(
             io.tablestream.schemas.avro.TableRecord.getClassSchema(), LogCodecs::tableToAvro, LogCodecs::tableFromAvro);
@@ -169,6 +169,7 @@ public final class LogCodecs {
 
     // --- change events ---
 
+    /** Avro's form of a change event; ChangeEventCodec writes the same bytes directly. */
     static EntityChanged changeToAvro(ChangeEvent e) {
         EntityChange c = e.change();
         EntityVersion version = null;
