@@ -56,7 +56,7 @@ public final class ProcessorBenchmark {
             StreamProcessorConfig config = StreamProcessorConfig.singleNode(broker.bootstrapServers(), "bench",
                     dir.resolve("state"));
             config = new StreamProcessorConfig(config.bootstrapServers(), config.topicPrefix(), Integer.getInteger("bench.partitions", 8), (short) 1,
-                    config.stateDir(), config.instanceId(), null, Integer.getInteger("bench.threads", 2), 0, Duration.ofMillis(commitMs), Map.of(),
+                    config.stateDir(), config.instanceId(), null, Integer.getInteger("bench.threads", 2), 0, Duration.ofMillis(commitMs), overrides(),
                     config.clock());
             try (StreamProcessor processor = StreamProcessor.start(config, Duration.ofSeconds(120));
                  KafkaCommandLog log = KafkaCommandLog.open(broker.bootstrapServers(),
@@ -70,6 +70,17 @@ public final class ProcessorBenchmark {
                 asyncBatchThroughput(log, processor, tableId, batches);
             }
         }
+    }
+
+    /** Kafka Streams settings given as {@code -Dbench.streams.<name>=<value>}, for experiments. */
+    private static Map<String, Object> overrides() {
+        Map<String, Object> o = new java.util.HashMap<>();
+        System.getProperties().forEach((k, v) -> {
+            if (k.toString().startsWith("bench.streams.")) {
+                o.put(k.toString().substring("bench.streams.".length()), v.toString());
+            }
+        });
+        return o;
     }
 
     private static CommandHeader header(KafkaCommandLog log) {
