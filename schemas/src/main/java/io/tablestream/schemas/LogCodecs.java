@@ -1,6 +1,7 @@
 package io.tablestream.schemas;
 
 import io.tablestream.core.command.AccountCommand;
+import io.tablestream.core.command.PartitionMarker;
 import io.tablestream.core.command.ChangeEvent;
 import io.tablestream.core.command.Command;
 import io.tablestream.core.command.CommandHeader;
@@ -8,6 +9,7 @@ import io.tablestream.core.command.EntityChange;
 import io.tablestream.core.command.EntityCommand;
 import io.tablestream.core.command.EntityOperation;
 import io.tablestream.core.command.Outcome;
+import io.tablestream.core.command.TableAnnouncement;
 import io.tablestream.core.command.TableCommand;
 import io.tablestream.core.error.ErrorCode;
 import io.tablestream.core.model.AccountRecord;
@@ -103,6 +105,12 @@ public final class LogCodecs {
                     t.defaultTtlSeconds(), SettingsMapping.policiesToAvro(t.accessPolicies()));
         } else if (command instanceof AccountCommand a) {
             operation = SettingsMapping.updateToAvro(a.serviceProperties());
+        } else if (command instanceof TableAnnouncement a) {
+            TableRecord t = a.table();
+            operation = new io.tablestream.schemas.avro.TableAnnouncement(t.tableId(), t.name().value(), !t.isActive(),
+                    t.createdAt().epochTicks(), PropertyMapping.ticksOrNull(t.deletedAt()), t.defaultTtlSeconds());
+        } else if (command instanceof PartitionMarker m) {
+            operation = new io.tablestream.schemas.avro.PartitionMarker(m.partition());
         } else {
             EntityCommand e = (EntityCommand) command;
             List<io.tablestream.schemas.avro.EntityOperation> ops = new ArrayList<>(e.operations().size());
@@ -126,6 +134,15 @@ public final class LogCodecs {
         }
         if (operation instanceof SetServiceProperties p) {
             return AccountCommand.setServiceProperties(h, SettingsMapping.updateFromAvro(p));
+        }
+        if (operation instanceof io.tablestream.schemas.avro.TableAnnouncement t) {
+            return new TableAnnouncement(h, new TableRecord(h.account(), TableName.of(t.getTableName()), t.getTableId(),
+                    t.getDeleted() ? TableRecord.State.DELETED : TableRecord.State.ACTIVE,
+                    EdmDateTime.ofEpochTicks(t.getCreatedAtTicks()), PropertyMapping.dateTimeOrNull(t.getDeletedAtTicks()),
+                    t.getDefaultTtlSeconds(), List.of()));
+        }
+        if (operation instanceof io.tablestream.schemas.avro.PartitionMarker m) {
+            return new PartitionMarker(h, m.getPartition());
         }
         EntityOperations e = (EntityOperations) operation;
         List<EntityOperation> ops = new ArrayList<>(e.getOperations().size());

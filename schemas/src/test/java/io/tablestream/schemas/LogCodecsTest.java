@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tablestream.core.command.AccountCommand;
+import io.tablestream.core.command.PartitionMarker;
 import io.tablestream.core.command.ChangeEvent;
 import io.tablestream.core.command.Command;
 import io.tablestream.core.command.CommandHeader;
@@ -11,6 +12,7 @@ import io.tablestream.core.command.EntityChange;
 import io.tablestream.core.command.EntityCommand;
 import io.tablestream.core.command.EntityOperation;
 import io.tablestream.core.command.Outcome;
+import io.tablestream.core.command.TableAnnouncement;
 import io.tablestream.core.command.TableCommand;
 import io.tablestream.core.error.ErrorCode;
 import io.tablestream.core.model.AccessPolicy;
@@ -97,6 +99,21 @@ class LogCodecsTest {
 
         assertThat(LogCodecs.COMMAND.decode(LogCodecs.COMMAND.encode(create))).isEqualTo(create);
         assertThat(LogCodecs.COMMAND.decode(LogCodecs.COMMAND.encode(delete))).isEqualTo(delete);
+    }
+
+    @Test
+    void processorNoticesRoundTrip() {
+        TableRecord created = TableRecord.active(HEADER.account(), TableName.of("Orders"), 12L,
+                EdmDateTime.ofEpochTicks(1L), 60);
+        Command announced = TableAnnouncement.of(HEADER, created);
+        Command dropped = TableAnnouncement.of(HEADER, created.deleted(EdmDateTime.ofEpochTicks(2L)));
+        Command marker = PartitionMarker.of("incarnation-1", 5, 3L);
+
+        for (Command c : List.of(announced, dropped, marker)) {
+            assertThat(LogCodecs.COMMAND.decode(LogCodecs.COMMAND.encode(c))).isEqualTo(c);
+            assertThat(c.isWrite()).isFalse();
+        }
+        assertThat(announced.header().replyTo()).isNull();
     }
 
     @Test

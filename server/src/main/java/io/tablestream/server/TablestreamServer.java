@@ -4,9 +4,11 @@ import io.javalin.Javalin;
 import io.tablestream.ingest.http.WriteHandlers;
 import io.tablestream.ingest.kafka.KafkaCommandLog;
 import io.tablestream.kafka.embedded.EmbeddedKafkaBroker;
+import io.tablestream.processor.ApplyObserver;
 import io.tablestream.processor.StreamProcessor;
 import io.tablestream.processor.StreamProcessorConfig;
 import io.tablestream.processor.Topics;
+import io.tablestream.processor.WriteAnswers;
 import io.tablestream.protocol.auth.AccountKeys;
 import io.tablestream.protocol.auth.AuthenticationSettings;
 import io.tablestream.protocol.auth.Authenticator;
@@ -31,6 +33,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -66,12 +69,23 @@ public final class TablestreamServer implements AutoCloseable {
                 config.get(ServerSettings.INSTANCE_ID), advertised.isBlank() ? null : advertised,
                 config.get(ServerSettings.STREAM_THREADS), config.get(ServerSettings.STANDBY_REPLICAS),
                 Duration.ofMillis(config.get(ServerSettings.COMMIT_INTERVAL_MS)), Map.of(), clock);
-        this.processor = StreamProcessor.start(processorConfig, Duration.ofMinutes(5));
+        // Outcomes decided here are handed to this instance's command log (opened once the topics exist).
+        boolean answerAtDecision = config.get(ServerSettings.ANSWER_AT_DECISION);
+        AtomicReference<KafkaCommandLog> localLog = new AtomicReference<>();
+        WriteAnswers answers = answerAtDecision ? WriteAnswers.atDecision(outcome -> {
+            KafkaCommandLog log = localLog.get();
+            if (log != null) {
+                log.handOff(outcome);
+            }
+        }) : WriteAnswers.AFTER_COMMIT;
+        this.processor = StreamProcessor.start(processorConfig, Duration.ofMinutes(5), ApplyObserver.NONE, answers);
         started.push(processor);
 
         KafkaCommandLog commandLog = KafkaCommandLog.open(bootstrap, processor.topics().commands().name(),
                 processor.topics().outcomes().name(),
-                config.get(ServerSettings.INSTANCE_ID) + "-" + UUID.randomUUID(), Topics.MAX_COMMAND_BYTES, Map.of());
+                config.get(ServerSettings.INSTANCE_ID) + "-" + UUID.randomUUID(), Topics.MAX_COMMAND_BYTES, Map.of(),
+                answerAtDecision);
+        localLog.set(commandLog);
         started.push(commandLog);
 
         ExecutorService responders = Executors.newFixedThreadPool(16, daemonThreads("responder"));

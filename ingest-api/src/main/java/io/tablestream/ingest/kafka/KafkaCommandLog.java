@@ -14,6 +14,8 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -37,6 +39,13 @@ import org.slf4j.LoggerFactory;
  * The command log on Kafka: an idempotent producer (acks=all) keyed by {@link CommandKey}, so the
  * default partitioner puts every command on the partition whose task owns it; and an
  * {@link OutcomeListener} on this instance's reply partition.
+ *
+ * <p>When writes are answered at decision (the default), an outcome reaches its waiter by the
+ * first of two ways: handed over in-process by the processor task that decided it
+ * ({@link #handOff}, when that task runs in this process — the single-node case), or read from the
+ * outcomes topic without waiting for the task's transaction to commit ({@code read_uncommitted}).
+ * Either is safe because a task decides the same outcome again if its transaction is replayed.
+ * When writes are answered after commit, outcomes are read committed only.
  */
 public final class KafkaCommandLog implements CommandLog, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(KafkaCommandLog.class);
@@ -45,6 +54,8 @@ public final class KafkaCommandLog implements CommandLog, AutoCloseable {
     private final String instanceId;
     private final KafkaProducer<String, byte[]> producer;
     private final OutcomeListener outcomes;
+    /** Completes handed-over outcomes off the processor's stream threads. */
+    private final ExecutorService handoffs;
 
     private KafkaCommandLog(String commandsTopic, String instanceId, KafkaProducer<String, byte[]> producer,
                             OutcomeListener outcomes) {
@@ -52,6 +63,22 @@ public final class KafkaCommandLog implements CommandLog, AutoCloseable {
         this.instanceId = instanceId;
         this.producer = producer;
         this.outcomes = outcomes;
+        this.handoffs = Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "outcome-handoff");
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    /**
+     * Connects to the log, for writes answered at decision.
+     *
+     * @param maxCommandBytes the largest command record the topic accepts
+     * @param overrides further producer/consumer settings (applied to both)
+     */
+    public static KafkaCommandLog open(String bootstrapServers, String commandsTopic, String outcomesTopic,
+                                       String instanceId, int maxCommandBytes, Map<String, Object> overrides) {
+        return open(bootstrapServers, commandsTopic, outcomesTopic, instanceId, maxCommandBytes, overrides, true);
     }
 
     /**
@@ -59,9 +86,12 @@ public final class KafkaCommandLog implements CommandLog, AutoCloseable {
      *
      * @param maxCommandBytes the largest command record the topic accepts
      * @param overrides further producer/consumer settings (applied to both)
+     * @param answersAtDecision whether the processor answers writes at decision (outcomes are then
+     *     read uncommitted) or after commit (read committed); the processor must say the same
      */
     public static KafkaCommandLog open(String bootstrapServers, String commandsTopic, String outcomesTopic,
-                                       String instanceId, int maxCommandBytes, Map<String, Object> overrides) {
+                                       String instanceId, int maxCommandBytes, Map<String, Object> overrides,
+                                       boolean answersAtDecision) {
         Objects.requireNonNull(instanceId, "instanceId");
         Map<String, Object> p = new HashMap<>();
         p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
@@ -80,7 +110,7 @@ public final class KafkaCommandLog implements CommandLog, AutoCloseable {
 
         Map<String, Object> c = new HashMap<>();
         c.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-        c.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        c.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, answersAtDecision ? "read_uncommitted" : "read_committed");
         c.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         c.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 100);
         c.put(ConsumerConfig.CLIENT_ID_CONFIG, "tablestream-outcomes-" + instanceId);
@@ -137,6 +167,17 @@ public final class KafkaCommandLog implements CommandLog, AutoCloseable {
         });
     }
 
+    /**
+     * An outcome a processor task in this process just decided, handed over on its stream thread:
+     * completes the request of this instance waiting for it, if any, on another thread (never
+     * blocks the caller).
+     */
+    public void handOff(Outcome outcome) {
+        if (instanceId.equals(outcome.replyTo()) && outcomes.awaits(outcome.commandId())) {
+            handoffs.execute(() -> outcomes.complete(outcome));
+        }
+    }
+
     /** Every producer failure as what the client is told: retriable ones are "busy", the rest internal. */
     private static TableServiceException classify(Command command, Throwable error) {
         if (error instanceof RecordTooLargeException) {
@@ -155,5 +196,6 @@ public final class KafkaCommandLog implements CommandLog, AutoCloseable {
     public void close() {
         producer.close(Duration.ofSeconds(5));
         outcomes.close();
+        handoffs.shutdown();
     }
 }

@@ -17,7 +17,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Reads the outcomes meant for this instance — its reply partition, where every outcome keyed by
- * its instance id lands — and completes the waiting request by command id. One thread, one
+ * its instance id lands — and completes the waiting request by command id (as do outcomes handed
+ * over in-process, {@link #complete}). One thread, one
  * consumer, no poll loop per request. Starts at the end of the partition: outcomes of commands a
  * former incarnation sent are nobody's business now.
  */
@@ -53,6 +54,23 @@ final class OutcomeListener implements AutoCloseable {
         return pending.size();
     }
 
+    /** Whether a request waits for {@code commandId}. */
+    boolean awaits(String commandId) {
+        return pending.containsKey(commandId);
+    }
+
+    /**
+     * Completes the request waiting for this outcome, if any. An outcome may arrive twice (handed
+     * over in-process and read from the topic; or decided again on a replay, identical): the
+     * first completes the request, the second finds nobody waiting.
+     */
+    void complete(Outcome outcome) {
+        CompletableFuture<Outcome> waiter = pending.get(outcome.commandId());
+        if (waiter != null) {
+            waiter.complete(outcome);
+        }
+    }
+
     private void run() {
         try {
             while (running) {
@@ -68,10 +86,7 @@ final class OutcomeListener implements AutoCloseable {
                                 record.offset(), e);
                         continue;
                     }
-                    CompletableFuture<Outcome> waiter = pending.get(outcome.commandId());
-                    if (waiter != null) {
-                        waiter.complete(outcome);
-                    }
+                    complete(outcome);
                 }
             }
         } catch (WakeupException e) {
