@@ -13,6 +13,15 @@ public final class ServerSettings {
     public static final Setting<String> KAFKA_BOOTSTRAP_SERVERS = Setting.text("kafka-bootstrap-servers",
             "KAFKA_BOOTSTRAP_SERVERS", "",
             "A Kafka cluster to use; empty starts the embedded single-node broker under data-dir/kafka.");
+    public static final Setting<Integer> KAFKA_PORT = Setting.integer("kafka-port", 0,
+            "Client port of the embedded broker. 0 keeps the port of its first start (kept in data-dir/kafka), picked"
+                    + " then; a set port moves it there for good.");
+    public static final Setting<Integer> KAFKA_CONTROLLER_PORT = Setting.integer("kafka-controller-port", 0,
+            "KRaft controller port of the embedded broker; 0 keeps or picks one, like kafka-port.");
+    public static final Setting<Integer> KAFKA_STARTUP_TIMEOUT_MS = Setting.integer("kafka-startup-timeout-ms", 60_000,
+            "How long the embedded broker may take to start (log recovery after a crash included).");
+    public static final Setting<Integer> PROCESSOR_STARTUP_TIMEOUT_MS = Setting.integer("processor-startup-timeout-ms",
+            300_000, "How long start-up waits for the stream processor to run (topics installed, stores restored).");
     public static final Setting<String> TOPIC_PREFIX = Setting.text("topic-prefix", "tablestream",
             "Prefix of every topic and of the stream processor's application id.");
     public static final Setting<Integer> PARTITIONS = Setting.integer("partitions", 8,
@@ -49,7 +58,8 @@ public final class ServerSettings {
     public static final Setting<Integer> MAX_REQUEST_BYTES = Setting.integer("max-request-bytes", 5 * 1024 * 1024,
             "Largest request body accepted (a $batch may hold 4 MiB).");
 
-    public static final List<Setting<?>> ALL = List.of(HOST, PORT, DATA_DIR, KAFKA_BOOTSTRAP_SERVERS, TOPIC_PREFIX,
+    public static final List<Setting<?>> ALL = List.of(HOST, PORT, DATA_DIR, KAFKA_BOOTSTRAP_SERVERS, KAFKA_PORT,
+            KAFKA_CONTROLLER_PORT, KAFKA_STARTUP_TIMEOUT_MS, PROCESSOR_STARTUP_TIMEOUT_MS, TOPIC_PREFIX,
             PARTITIONS, REPLICATION_FACTOR, STREAM_THREADS, STANDBY_REPLICAS, COMMIT_INTERVAL_MS, ANSWER_AT_DECISION,
             INSTANCE_ID,
             ADVERTISED_ADDRESS, ACCOUNTS, EMULATOR_ACCOUNT, ANONYMOUS_ACCESS, WRITE_TIMEOUT_MS, SESSION_TIMEOUT_MS,

@@ -56,10 +56,15 @@ public final class TablestreamServer implements AutoCloseable {
         Path dataDir = Path.of(config.get(ServerSettings.DATA_DIR)).toAbsolutePath();
         String bootstrap = config.get(ServerSettings.KAFKA_BOOTSTRAP_SERVERS);
         if (bootstrap.isBlank()) {
-            EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.builder(dataDir.resolve("kafka")).start();
+            EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.builder(dataDir.resolve("kafka"))
+                    .brokerPort(config.get(ServerSettings.KAFKA_PORT))
+                    .controllerPort(config.get(ServerSettings.KAFKA_CONTROLLER_PORT))
+                    .startupTimeout(Duration.ofMillis(config.get(ServerSettings.KAFKA_STARTUP_TIMEOUT_MS)))
+                    .start();
             started.push(broker);
             bootstrap = broker.bootstrapServers();
-            LOG.info("Embedded Kafka broker running at {} (data in {})", bootstrap, dataDir.resolve("kafka"));
+            LOG.info("Embedded Kafka broker running at {} (data in {}); change-feed consumers and Kafka-native"
+                    + " producers connect there", bootstrap, dataDir.resolve("kafka"));
         }
         this.bootstrapServers = bootstrap;
         String advertised = config.get(ServerSettings.ADVERTISED_ADDRESS);
@@ -78,7 +83,8 @@ public final class TablestreamServer implements AutoCloseable {
                 log.handOff(outcome);
             }
         }) : WriteAnswers.AFTER_COMMIT;
-        this.processor = StreamProcessor.start(processorConfig, Duration.ofMinutes(5), ApplyObserver.NONE, answers);
+        this.processor = StreamProcessor.start(processorConfig,
+                Duration.ofMillis(config.get(ServerSettings.PROCESSOR_STARTUP_TIMEOUT_MS)), ApplyObserver.NONE, answers);
         started.push(processor);
 
         KafkaCommandLog commandLog = KafkaCommandLog.open(bootstrap, processor.topics().commands().name(),

@@ -11,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.utils.Time;
@@ -29,7 +30,8 @@ import kafka.server.KafkaRaftServer;
  * directory.
  *
  * <p>The data directory belongs to Kafka: it is formatted the first time and reused as is afterwards,
- * so topics, records, committed offsets and the cluster id survive a restart, also on other ports.
+ * so topics, records, committed offsets and the cluster id survive a restart. So does the address:
+ * ports not configured are picked at the first start and kept in the directory.
  * Topics are never created implicitly, and the broker keeps records forever unless a topic's own
  * retention says otherwise.
  *
@@ -147,13 +149,16 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
             return this;
         }
 
-        /** The client port; 0 (the default) picks a free one. */
+        /**
+         * The client port; 0 (the default) keeps the port of the previous start (kept in the data
+         * directory), or picks a free one at the first start.
+         */
         public Builder brokerPort(int port) {
             this.brokerPort = requirePort(port);
             return this;
         }
 
-        /** The controller (KRaft quorum) port; 0 (the default) picks a free one. */
+        /** The controller (KRaft quorum) port; 0 (the default) keeps or picks one, as {@link #brokerPort}. */
         public Builder controllerPort(int port) {
             this.controllerPort = requirePort(port);
             return this;
@@ -211,23 +216,38 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
 
         private EmbeddedKafkaBroker start(DirectoryLock lock, long begin, long deadline) {
             String clusterId = formatOnce();
+            Optional<StoredAddress> stored = StoredAddress.read(dataDirectory);
             for (int attempt = 1; ; attempt++) {
-                int chosenBrokerPort = brokerPort == 0 ? FreePorts.pick(host) : brokerPort;
-                int chosenControllerPort = controllerPort == 0 ? FreePorts.pick(host, chosenBrokerPort) : controllerPort;
-                BrokerProperties properties = new BrokerProperties(dataDirectory, host, chosenBrokerPort,
-                        chosenControllerPort, remainingMillis(deadline), extraProperties);
+                StoredAddress address = address(stored);
+                boolean picked = stored.isEmpty() && (brokerPort == 0 || controllerPort == 0);
+                if (!stored.equals(Optional.of(address))) {
+                    // Kept before the broker first listens on it: a crash right after must not lose it.
+                    address.write(dataDirectory);
+                    stored.ifPresent(before -> LOG.warn("The embedded broker moves from ports {}/{} to {}/{} as configured;"
+                                    + " clients that remember the old address must be pointed at the new one",
+                            before.brokerPort(), before.controllerPort(), address.brokerPort(), address.controllerPort()));
+                }
+                BrokerProperties properties = new BrokerProperties(dataDirectory, host, address.brokerPort(),
+                        address.controllerPort(), remainingMillis(deadline), extraProperties);
                 KafkaRaftServer server = newServer(properties);
                 try {
                     server.startup();
                 } catch (RuntimeException e) {
                     stopQuietly(server);
-                    boolean allPortsPicked = brokerPort == 0 && controllerPort == 0;
-                    if (allPortsPicked && isBindFailure(e) && attempt < BIND_ATTEMPTS) {
+                    if (isBindFailure(e) && picked && attempt < BIND_ATTEMPTS) {
                         LOG.info("A picked port was taken before the broker could bind it; retrying with others");
+                        stored = Optional.empty();
                         continue;
                     }
+                    if (isBindFailure(e)) {
+                        throw new EmbeddedKafkaException("The Kafka broker in " + dataDirectory + " cannot listen on "
+                                + properties.bootstrapServers() + " (controller port " + address.controllerPort()
+                                + "): the port is in use. The broker keeps the address it was first given (see "
+                                + dataDirectory.resolve(StoredAddress.FILE_NAME) + "); free the port, or configure"
+                                + " other ports explicitly to move it.", e);
+                    }
                     throw new EmbeddedKafkaException("Kafka broker in " + dataDirectory + " failed to start on "
-                            + properties.bootstrapServers() + " (controller port " + chosenControllerPort + ")", e);
+                            + properties.bootstrapServers() + " (controller port " + address.controllerPort() + ")", e);
                 }
                 try {
                     Readiness.await(properties.bootstrapServers(), clusterId, deadline);
@@ -239,6 +259,25 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
                         properties.bootstrapServers(), clusterId, dataDirectory, elapsedMillis(begin));
                 return new EmbeddedKafkaBroker(dataDirectory, clusterId, properties.bootstrapServers(), server, lock);
             }
+        }
+
+        /**
+         * The ports to listen on: those configured, else those kept in the data directory, else free
+         * ones picked now (and kept from then on).
+         */
+        private StoredAddress address(Optional<StoredAddress> stored) {
+            int keptBroker = brokerPort != 0 ? brokerPort
+                    : stored.map(StoredAddress::brokerPort).filter(p -> p != controllerPort).orElse(0);
+            int chosenController = controllerPort != 0 ? controllerPort
+                    : stored.map(StoredAddress::controllerPort).filter(p -> p != keptBroker).orElse(0);
+            int chosenBroker = keptBroker;
+            if (chosenBroker == 0) {
+                chosenBroker = FreePorts.pick(host, chosenController);
+            }
+            if (chosenController == 0) {
+                chosenController = FreePorts.pick(host, chosenBroker);
+            }
+            return new StoredAddress(chosenBroker, chosenController);
         }
 
         private KafkaRaftServer newServer(BrokerProperties properties) {

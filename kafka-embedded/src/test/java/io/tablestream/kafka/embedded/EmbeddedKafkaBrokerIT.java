@@ -66,14 +66,12 @@ class EmbeddedKafkaBrokerIT {
     }
 
     @Test
-    void keepsTopicsRecordsAndClusterIdAcrossARestartOnOtherPorts() throws Exception {
-        int firstBrokerPort = FreePorts.pick("127.0.0.1");
-        int firstControllerPort = FreePorts.pick("127.0.0.1", firstBrokerPort);
+    void comesBackOnTheAddressOfItsFirstStartWithTopicsRecordsAndClusterId() throws Exception {
         String clusterId;
-        try (EmbeddedKafkaBroker broker = timedStart(EmbeddedKafkaBroker.builder(dataDirectory)
-                .brokerPort(firstBrokerPort)
-                .controllerPort(firstControllerPort))) {
+        String address;
+        try (EmbeddedKafkaBroker broker = timedStart(EmbeddedKafkaBroker.builder(dataDirectory))) {
             clusterId = broker.clusterId();
+            address = broker.bootstrapServers();
             createTopic(broker, "events", 2);
             try (KafkaProducer<String, String> producer = transactionalProducer(broker, "before-restart")) {
                 producer.initTransactions();
@@ -84,24 +82,58 @@ class EmbeddedKafkaBrokerIT {
             }
         }
 
-        // Hold both old ports so that the broker and the controller must come back on other ones.
-        try (ServerSocket oldClientPort = occupy("127.0.0.1:" + firstBrokerPort);
-             ServerSocket oldControllerPort = occupy("127.0.0.1:" + firstControllerPort);
-             EmbeddedKafkaBroker broker = timedStart(EmbeddedKafkaBroker.builder(dataDirectory))) {
+        try (EmbeddedKafkaBroker broker = timedStart(EmbeddedKafkaBroker.builder(dataDirectory))) {
+            assertThat(broker.bootstrapServers()).isEqualTo(address);
             assertThat(broker.clusterId()).isEqualTo(clusterId);
-            assertThat(broker.bootstrapServers()).isNotEqualTo("127.0.0.1:" + firstBrokerPort);
             try (Admin admin = admin(broker)) {
                 assertThat(admin.listTopics().names().get()).contains("events");
                 assertThat(admin.describeCluster().clusterId().get()).isEqualTo(clusterId);
             }
             assertThat(readAll(broker, "events", 2)).containsExactlyInAnyOrder("v1", "v2");
-            try (KafkaProducer<String, String> producer = transactionalProducer(broker, "after-restart")) {
+            try (KafkaProducer<String, String> producer = transactionalProducer(broker, "before-restart")) {
                 producer.initTransactions();
                 producer.beginTransaction();
                 producer.send(new ProducerRecord<>("events", "k3", "v3"));
                 producer.commitTransaction();
             }
             assertThat(readAll(broker, "events", 3)).containsExactlyInAnyOrder("v1", "v2", "v3");
+        }
+    }
+
+    @Test
+    void movesToOtherPortsOnlyWhenToldToAndKeepsThemFromThenOn() throws Exception {
+        String first;
+        try (EmbeddedKafkaBroker broker = timedStart(EmbeddedKafkaBroker.builder(dataDirectory))) {
+            first = broker.bootstrapServers();
+            createTopic(broker, "events", 1);
+        }
+        int brokerPort = FreePorts.pick("127.0.0.1");
+        int controllerPort = FreePorts.pick("127.0.0.1", brokerPort);
+        try (EmbeddedKafkaBroker moved = timedStart(EmbeddedKafkaBroker.builder(dataDirectory)
+                .brokerPort(brokerPort).controllerPort(controllerPort));
+             Admin admin = admin(moved)) {
+            assertThat(moved.bootstrapServers()).isEqualTo("127.0.0.1:" + brokerPort).isNotEqualTo(first);
+            assertThat(admin.listTopics().names().get()).contains("events");
+        }
+        try (EmbeddedKafkaBroker again = timedStart(EmbeddedKafkaBroker.builder(dataDirectory))) {
+            assertThat(again.bootstrapServers()).isEqualTo("127.0.0.1:" + brokerPort);
+        }
+    }
+
+    @Test
+    void refusesToMoveWhenItsKeptPortIsTaken() throws Exception {
+        String address;
+        try (EmbeddedKafkaBroker broker = timedStart(EmbeddedKafkaBroker.builder(dataDirectory))) {
+            address = broker.bootstrapServers();
+        }
+        try (ServerSocket taken = occupy(address)) {
+            assertThatThrownBy(() -> EmbeddedKafkaBroker.builder(dataDirectory).start())
+                    .isInstanceOf(EmbeddedKafkaException.class)
+                    .hasMessageContaining(address)
+                    .hasMessageContaining(StoredAddress.FILE_NAME);
+        }
+        try (EmbeddedKafkaBroker broker = timedStart(EmbeddedKafkaBroker.builder(dataDirectory))) {
+            assertThat(broker.bootstrapServers()).isEqualTo(address);
         }
     }
 

@@ -1,0 +1,268 @@
+package io.tablestream.server.process;
+
+import com.azure.data.tables.TableServiceClient;
+import com.azure.data.tables.TableServiceClientBuilder;
+import io.tablestream.server.Main;
+import io.tablestream.server.Setting;
+import io.tablestream.server.TablestreamServerExtension;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * A Tablestream {@link Main} in a JVM of its own, started from the test classpath, so a test can
+ * {@link #kill()} it ({@code kill -9}: no shutdown hook, no flush, no goodbye to the group) or
+ * {@link #stop()} it (SIGTERM) and start another on the same data directory. Settings are passed
+ * as the environment variables of {@link Setting}; the child inherits no {@code TABLESTREAM_*}
+ * or {@code KAFKA_BOOTSTRAP_SERVERS} variable from the test JVM. Everything the child prints goes
+ * to a log file (kept across restarts, one section per start) and its last lines are kept for
+ * assertion messages.
+ */
+public final class ServerProcess implements AutoCloseable {
+    private static final Pattern SERVING = Pattern.compile("serving the Table service at http://([^:/]+):(\\d+)/");
+    private static final int TAIL_LINES = 200;
+
+    private final Process process;
+    private final Path log;
+    private final Deque<String> tail = new ArrayDeque<>();
+    private final CompletableFuture<Integer> serving = new CompletableFuture<>();
+    private final long startedNanos;
+    private volatile long servingNanos;
+
+    private ServerProcess(Process process, Path log, long startedNanos) {
+        this.process = process;
+        this.log = log;
+        this.startedNanos = startedNanos;
+    }
+
+    /** Starts describing a child server whose state lives in {@code dataDir}. */
+    public static Builder builder(Path dataDir) {
+        return new Builder(dataDir);
+    }
+
+    /** The child's process id, for {@code kill} from a shell. */
+    public long pid() {
+        return process.pid();
+    }
+
+    public boolean isAlive() {
+        return process.isAlive();
+    }
+
+    /** Waits until the child serves HTTP; returns its port. Fails (with the child's last lines) if it exits first. */
+    public int awaitServing(Duration timeout) {
+        try {
+            return serving.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            throw new AssertionError("The server did not serve within " + timeout + "; its last lines:\n" + tail(), e);
+        } catch (ExecutionException e) {
+            throw new AssertionError("The server ended before serving (exit " + exitStatus() + "); its last lines:\n"
+                    + tail(), e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError("Interrupted while waiting for the server", e);
+        }
+    }
+
+    /** The HTTP port; only after {@link #awaitServing}. */
+    public int port() {
+        return serving.getNow(-1);
+    }
+
+    /** From the start of the JVM to its "serving" line; only after {@link #awaitServing}. */
+    public Duration startedIn() {
+        return Duration.ofNanos(servingNanos - startedNanos);
+    }
+
+    public String endpoint() {
+        return "http://127.0.0.1:" + port() + "/devstoreaccount1";
+    }
+
+    public String connectionString() {
+        return "DefaultEndpointsProtocol=http;AccountName=devstoreaccount1;AccountKey="
+                + TablestreamServerExtension.EMULATOR_KEY + ";TableEndpoint=" + endpoint() + ";";
+    }
+
+    /** An official SDK client for this server. */
+    public TableServiceClient client() {
+        return new TableServiceClientBuilder().connectionString(connectionString()).buildClient();
+    }
+
+    /** {@code kill -9}: the JVM ends at once, whatever it was doing. Returns once it is gone. */
+    public void kill() {
+        process.destroyForcibly();
+        awaitExit(Duration.ofSeconds(30));
+    }
+
+    /** SIGTERM, then waits for the process to end; returns its exit status. */
+    public int stop(Duration timeout) {
+        process.destroy();
+        return awaitExit(timeout);
+    }
+
+    /** SIGTERM with a minute to stop. */
+    public int stop() {
+        return stop(Duration.ofMinutes(1));
+    }
+
+    private int awaitExit(Duration timeout) {
+        try {
+            if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                process.destroyForcibly();
+                process.waitFor(30, TimeUnit.SECONDS);
+                throw new AssertionError("The server did not exit within " + timeout + "; its last lines:\n" + tail());
+            }
+            return process.exitValue();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError("Interrupted while waiting for the server to exit", e);
+        }
+    }
+
+    private String exitStatus() {
+        return process.isAlive() ? "none yet" : Integer.toString(process.exitValue());
+    }
+
+    /** The child's last lines of output. */
+    public String tail() {
+        synchronized (tail) {
+            return String.join("\n", tail);
+        }
+    }
+
+    /** Every line the child printed so far that contains {@code text}. */
+    public List<String> linesContaining(String text) {
+        List<String> found = new ArrayList<>();
+        try {
+            for (String line : Files.readAllLines(log, StandardCharsets.UTF_8)) {
+                if (line.contains(text)) {
+                    found.add(line);
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return found;
+    }
+
+    public Path logFile() {
+        return log;
+    }
+
+    /** Kills the child if it still runs. */
+    @Override
+    public void close() {
+        if (process.isAlive()) {
+            kill();
+        }
+    }
+
+    private void pump(Writer out) {
+        try (BufferedReader lines = new BufferedReader(new InputStreamReader(process.getInputStream(),
+                StandardCharsets.UTF_8)); out) {
+            for (String line = lines.readLine(); line != null; line = lines.readLine()) {
+                out.write(line);
+                out.write('\n');
+                out.flush();
+                synchronized (tail) {
+                    tail.addLast(line);
+                    if (tail.size() > TAIL_LINES) {
+                        tail.removeFirst();
+                    }
+                }
+                if (!serving.isDone()) {
+                    Matcher m = SERVING.matcher(line);
+                    if (m.find()) {
+                        servingNanos = System.nanoTime();
+                        serving.complete(Integer.parseInt(m.group(2)));
+                    }
+                }
+            }
+        } catch (IOException e) {
+            // the child is gone; what it printed is in the log file
+        }
+        serving.completeExceptionally(new IllegalStateException("The server's output ended"));
+    }
+
+    /** What to start. */
+    public static final class Builder {
+        private final Path dataDir;
+        private final Map<String, String> environment = new LinkedHashMap<>();
+        private final List<String> jvmOptions = new ArrayList<>(List.of("-Xmx768m", "-XX:+UseSerialGC",
+                "-XX:TieredStopAtLevel=1"));
+        private Path log;
+
+        private Builder(Path dataDir) {
+            this.dataDir = dataDir.toAbsolutePath();
+            environment.put("TABLESTREAM_DATA_DIR", this.dataDir.toString());
+            environment.put("TABLESTREAM_PORT", "0");
+        }
+
+        /** Sets one server setting (as its environment variable). */
+        public <T> Builder with(Setting<T> setting, Object value) {
+            environment.put(setting.environmentVariable(), String.valueOf(value));
+            return this;
+        }
+
+        /** Adds a JVM option, e.g. {@code -Xmx1g} (replacing a default of the same kind is the caller's care). */
+        public Builder jvmOption(String option) {
+            jvmOptions.add(option);
+            return this;
+        }
+
+        /** Where the child's output goes; {@code target/server-processes/<dataDir name>.log} by default. */
+        public Builder log(Path file) {
+            this.log = file;
+            return this;
+        }
+
+        /** Starts the child (it begins serving later: see {@link ServerProcess#awaitServing}). */
+        public ServerProcess start() {
+            Path logFile = log != null ? log
+                    : Path.of("target", "server-processes", dataDir.getFileName() + ".log").toAbsolutePath();
+            List<String> command = new ArrayList<>();
+            command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+            command.addAll(jvmOptions);
+            command.add("-cp");
+            command.add(System.getProperty("java.class.path"));
+            command.add(Main.class.getName());
+            ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+            builder.environment().keySet().removeIf(k -> k.startsWith("TABLESTREAM_")
+                    || k.equals("KAFKA_BOOTSTRAP_SERVERS"));
+            builder.environment().putAll(environment);
+            try {
+                Files.createDirectories(dataDir);
+                Files.createDirectories(logFile.getParent());
+                Writer out = Files.newBufferedWriter(logFile, StandardCharsets.UTF_8,
+                        java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
+                out.write("==== start " + java.time.Instant.now() + " " + environment + "\n");
+                long begin = System.nanoTime();
+                ServerProcess child = new ServerProcess(builder.start(), logFile, begin);
+                Thread pump = new Thread(() -> child.pump(out), "server-" + child.pid() + "-output");
+                pump.setDaemon(true);
+                pump.start();
+                return child;
+            } catch (IOException e) {
+                throw new UncheckedIOException("Cannot start a server process", e);
+            }
+        }
+    }
+}
