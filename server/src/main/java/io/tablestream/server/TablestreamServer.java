@@ -50,7 +50,7 @@ public final class TablestreamServer implements AutoCloseable {
     private final Javalin http;
     private final StreamProcessor processor;
 
-    private TablestreamServer(ServerConfig config, Deque<AutoCloseable> started) {
+    private TablestreamServer(ServerConfig config, ApplyObserver observer, Deque<AutoCloseable> started) {
         this.started = started;
         Clock clock = Clock.systemUTC();
         Path dataDir = Path.of(config.get(ServerSettings.DATA_DIR)).toAbsolutePath();
@@ -84,7 +84,7 @@ public final class TablestreamServer implements AutoCloseable {
             }
         }) : WriteAnswers.AFTER_COMMIT;
         this.processor = StreamProcessor.start(processorConfig,
-                Duration.ofMillis(config.get(ServerSettings.PROCESSOR_STARTUP_TIMEOUT_MS)), ApplyObserver.NONE, answers);
+                Duration.ofMillis(config.get(ServerSettings.PROCESSOR_STARTUP_TIMEOUT_MS)), observer, answers);
         started.push(processor);
 
         KafkaCommandLog commandLog = KafkaCommandLog.open(bootstrap, processor.topics().commands().name(),
@@ -129,9 +129,14 @@ public final class TablestreamServer implements AutoCloseable {
 
     /** Starts an instance; on failure, stops whatever had started and rethrows. */
     public static TablestreamServer start(ServerConfig config) {
+        return start(config, ApplyObserver.NONE);
+    }
+
+    /** As {@link #start(ServerConfig)}, telling {@code observer} of every applied change (metrics, fault injection). */
+    public static TablestreamServer start(ServerConfig config, ApplyObserver observer) {
         Deque<AutoCloseable> started = new ArrayDeque<>();
         try {
-            return new TablestreamServer(config, started);
+            return new TablestreamServer(config, observer, started);
         } catch (RuntimeException | Error e) {
             close(started);
             throw e;

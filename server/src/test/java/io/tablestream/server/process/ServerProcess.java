@@ -209,6 +209,7 @@ public final class ServerProcess implements AutoCloseable {
         private final List<String> jvmOptions = new ArrayList<>(List.of("-Xmx768m", "-XX:+UseSerialGC",
                 "-XX:TieredStopAtLevel=1"));
         private Path log;
+        private String mainClass = Main.class.getName();
 
         private Builder(Path dataDir) {
             this.dataDir = dataDir.toAbsolutePath();
@@ -228,6 +229,15 @@ public final class ServerProcess implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Runs {@code main} instead of {@link Main}: a test's own entry point that starts the server
+         * differently (e.g. with a fault injected). It must print the same "serving" line.
+         */
+        public Builder mainClass(Class<?> main) {
+            this.mainClass = main.getName();
+            return this;
+        }
+
         /** Where the child's output goes; {@code target/server-processes/<dataDir name>.log} by default. */
         public Builder log(Path file) {
             this.log = file;
@@ -243,7 +253,7 @@ public final class ServerProcess implements AutoCloseable {
             command.addAll(jvmOptions);
             command.add("-cp");
             command.add(System.getProperty("java.class.path"));
-            command.add(Main.class.getName());
+            command.add(mainClass);
             ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
             builder.environment().keySet().removeIf(k -> k.startsWith("TABLESTREAM_")
                     || k.equals("KAFKA_BOOTSTRAP_SERVERS"));
