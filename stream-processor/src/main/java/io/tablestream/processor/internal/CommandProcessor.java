@@ -113,10 +113,14 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
         mark();
     }
 
-    /** Writes a marker of this incarnation, at the wall clock's time, to the end of the partition. */
+    /**
+     * Writes a marker of this incarnation, at the wall clock's time, to the end of the partition,
+     * and commits soon so that it comes back without waiting out the commit interval.
+     */
     private void mark() {
         long now = settings.clock().millis();
         outputs.marker(PartitionMarker.of(incarnation, ownPartition, now), now);
+        context.commit();
     }
 
     @Override
