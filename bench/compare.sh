@@ -1,18 +1,21 @@
 #!/usr/bin/env bash
 # Tablestream side by side with the Azure emulator (Azurite), through the same workload driver
-# (the official Azure Tables SDK for Java). Needs only a JDK 17, Node 20 and npm.
+# (the official Azure Tables SDK for Java) and the same lean raw-HTTP client (LeanLoad: an account
+# SAS, many requests in flight, no SDK cost). Needs only a JDK 17, Node 20 and npm.
 #
 #   bench/compare.sh [sizes...]          default: 100000 1000000
 #
-# For each size: a fresh in-memory Azurite, the driver against it, Azurite stopped; then a fresh
-# Tablestream (new data directory), the driver against it, Tablestream stopped; then a table of
-# both. Results and logs go to bench/target/compare/<time>/. The driver exits non-zero on any wrong
+# For each size: a fresh in-memory Azurite, the driver and then the lean client against it, Azurite
+# stopped; then a fresh Tablestream (new data directory), the same, Tablestream stopped; then a
+# table of both. Results and logs go to bench/target/compare/<time>/. The driver exits non-zero on any wrong
 # answer; the script then reports FAILED for that run, carries on, and exits non-zero at the end.
 #
 # Environment (all optional):
 #   DURATION=20 WARMUP=5      seconds of measuring / unmeasured warm-up per workload
 #   WORKLOADS=all             or e.g. insert,read,full-scan (see the driver's --help)
 #   LOAD_THREADS=4            threads loading the table
+#   LEAN_WORKLOADS=insert,upsert,merge,batch,read   the lean client's workloads ('none' skips it)
+#   LEAN_CONCURRENCY=1,16     requests the lean client keeps in flight (each workload at each)
 #   TABLESTREAM_JAVA_OPTS     JVM options of the server (default -Xmx1g, as run-server.sh)
 #   DRIVER_JAVA_OPTS          JVM options of the driver (default -Xmx1g)
 #   AZURITE_NODE_OPTIONS      Node options of Azurite (default --max-old-space-size=8192: it keeps
@@ -29,6 +32,8 @@ DURATION=${DURATION:-20}
 WARMUP=${WARMUP:-5}
 WORKLOADS=${WORKLOADS:-all}
 LOAD_THREADS=${LOAD_THREADS:-4}
+LEAN_WORKLOADS=${LEAN_WORKLOADS:-insert,upsert,merge,batch,read}
+LEAN_CONCURRENCY=${LEAN_CONCURRENCY:-1,16}
 TABLESTREAM_JAVA_OPTS=${TABLESTREAM_JAVA_OPTS:--Xmx1g}
 DRIVER_JAVA_OPTS=${DRIVER_JAVA_OPTS:--Xmx1g}
 AZURITE_NODE_OPTIONS=${AZURITE_NODE_OPTIONS:---max-old-space-size=8192}
@@ -126,13 +131,31 @@ run_driver() {
   fi
 }
 
+# run_lean <target> <size> <port>: the lean client against the server running now (a table of its own).
+run_lean() {
+  local target=$1 size=$2 port=$3 out=$RUN_DIR/$1-$2-lean.out status=0
+  [ "$LEAN_WORKLOADS" != none ] || return 0
+  echo "--- $target, lean client (load average $(cut -d' ' -f1-3 /proc/loadavg))"
+  # shellcheck disable=SC2086 # the JVM options are words
+  java $DRIVER_JAVA_OPTS -cp "bench/target/classes:$(cat bench/target/classpath.txt)" \
+      io.tablestream.bench.lean.LeanLoad --target "$target" --endpoint "http://127.0.0.1:$port/devstoreaccount1" \
+      --workloads "$LEAN_WORKLOADS" --concurrency "$LEAN_CONCURRENCY" --duration "$DURATION" --warmup "$WARMUP" \
+      > >(tee "$out") 2>&1 &
+  DRIVER_PID=$!
+  wait "$DRIVER_PID" || status=$?
+  DRIVER_PID=""
+  if [ "$status" -ne 0 ]; then
+    FAILURES+=("$target lean client (exit $status; see $out)")
+  fi
+}
+
 # table <size>: the two targets' RESULT and MEMORY lines side by side.
 table() {
   local size=$1
   awk -v size="$size" '
-    FNR == 1 { target = (FILENAME ~ /\/azurite-[0-9]+\.out$/) ? "a" : "t" }
+    FNR == 1 { target = (FILENAME ~ /\/azurite-[0-9]+(-lean)?\.out$/) ? "a" : "t" }
     $1 == "RESULT" {
-      w = $4
+      w = ($3 == "lean") ? "lean " $4 : $4
       if (!(w in seen)) { seen[w] = 1; order[++n] = w; unit[w] = $8 }
       rate[target, w] = $5; lat[target, w] = sprintf("%.1f/%.1f", $6, $7)
     }
@@ -145,20 +168,21 @@ table() {
     function ratio(x, y) { return (x > 0 && y > 0) ? sprintf("%8.2fx", y / x) : sprintf("%9s", "-") }
     END {
       printf "\n== %s entities ==  rate (p50/p99 ms); ratio = Tablestream / Azurite\n", size
-      printf "%-16s %-11s %10s  %-13s %10s  %-13s %9s\n", "workload", "unit", "Azurite", "", "Tablestream", "", "ratio"
+      printf "%-22s %-11s %10s  %-13s %10s  %-13s %9s\n", "workload", "unit", "Azurite", "", "Tablestream", "", "ratio"
       for (i = 1; i <= n; i++) {
         w = order[i]
-        printf "%-16s %-11s %s %s %s\n", w, unit[w], cell("a", w), cell("t", w), ratio(rate["a", w], rate["t", w])
+        printf "%-22s %-11s %s %s %s\n", w, unit[w], cell("a", w), cell("t", w), ratio(rate["a", w], rate["t", w])
       }
       split("after-load end", phases, " ")
       for (i = 1; i <= 2; i++) {
         p = phases[i]
-        printf "%-16s %-11s %10s  %-13s %10s  %-13s %s\n", "RSS " p, "MiB", \
+        printf "%-22s %-11s %10s  %-13s %10s  %-13s %s\n", "RSS " p, "MiB", \
           ((("a", p) in mem) ? mem["a", p] : "-"), ((("a", p) in hwm) ? "(peak " hwm["a", p] ")" : ""), \
           ((("t", p) in mem) ? mem["t", p] : "-"), ((("t", p) in hwm) ? "(peak " hwm["t", p] ")" : ""), \
           ratio(mem["a", p], mem["t", p])
       }
-    }' "$RUN_DIR/azurite-$size.out" "$RUN_DIR/tablestream-$size.out"
+    }' "$RUN_DIR/azurite-$size.out" $( [ -f "$RUN_DIR/azurite-$size-lean.out" ] && echo "$RUN_DIR/azurite-$size-lean.out") \
+       "$RUN_DIR/tablestream-$size.out" $( [ -f "$RUN_DIR/tablestream-$size-lean.out" ] && echo "$RUN_DIR/tablestream-$size-lean.out")
 }
 
 if [ "${SKIP_BUILD:-}" != 1 ]; then
@@ -184,11 +208,13 @@ for size in "${SIZES[@]}"; do
   port=$(free_port)
   start_azurite "$port" "$RUN_DIR/azurite-$size.log"
   run_driver azurite "$size" "$port"
+  run_lean azurite "$size" "$port"
   stop_server
 
   port=$(free_port)
   start_tablestream "$port" "$RUN_DIR/tablestream-$size.log"
   run_driver tablestream "$size" "$port"
+  run_lean tablestream "$size" "$port"
   stop_server
 
   table "$size" | tee -a "$RUN_DIR/summary.txt"

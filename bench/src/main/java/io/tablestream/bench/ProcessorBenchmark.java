@@ -78,7 +78,7 @@ public final class ProcessorBenchmark {
                     answers);
                  KafkaCommandLog log = KafkaCommandLog.open(broker.bootstrapServers(),
                          processor.topics().commands().name(), processor.topics().outcomes().name(),
-                         "bench-" + UUID.randomUUID(), Topics.MAX_COMMAND_BYTES, producerOverrides(), atDecision)) {
+                         "bench-" + UUID.randomUUID(), Topics.MAX_COMMAND_BYTES, producerOverrides(), atDecision, null)) {
                 localLog.set(log);
                 long tableId = await(log, TableCommand.create(header(log), TableName.of("Telemetry"), null))
                         .table().tableId();

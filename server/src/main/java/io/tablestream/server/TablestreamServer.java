@@ -28,11 +28,6 @@ import java.util.Deque;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -87,18 +82,15 @@ public final class TablestreamServer implements AutoCloseable {
                 Duration.ofMillis(config.get(ServerSettings.PROCESSOR_STARTUP_TIMEOUT_MS)), observer, answers);
         started.push(processor);
 
+        ResponderPool responders = new ResponderPool(16);
+        started.push(responders);
+
         KafkaCommandLog commandLog = KafkaCommandLog.open(bootstrap, processor.topics().commands().name(),
                 processor.topics().outcomes().name(),
                 config.get(ServerSettings.INSTANCE_ID) + "-" + UUID.randomUUID(), Topics.MAX_COMMAND_BYTES, Map.of(),
-                answerAtDecision);
+                answerAtDecision, responders);
         localLog.set(commandLog);
         started.push(commandLog);
-
-        ExecutorService responders = Executors.newFixedThreadPool(16, daemonThreads("responder"));
-        started.push(() -> {
-            responders.shutdown();
-            responders.awaitTermination(5, TimeUnit.SECONDS);
-        });
 
         Map<Operation, OperationHandler> handlers = new EnumMap<>(Operation.class);
         handlers.putAll(WriteHandlers.create(commandLog, processor.registry(), clock,
@@ -175,15 +167,6 @@ public final class TablestreamServer implements AutoCloseable {
             }
         }
         return keys.build();
-    }
-
-    private static ThreadFactory daemonThreads(String name) {
-        AtomicInteger n = new AtomicInteger();
-        return r -> {
-            Thread t = new Thread(r, name + "-" + n.incrementAndGet());
-            t.setDaemon(true);
-            return t;
-        };
     }
 
     /** Stops everything this instance started, last started first; calling it again does nothing. */

@@ -14,6 +14,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -54,20 +55,19 @@ public final class KafkaCommandLog implements CommandLog, AutoCloseable {
     private final String instanceId;
     private final KafkaProducer<String, byte[]> producer;
     private final OutcomeListener outcomes;
-    /** Completes handed-over outcomes off the processor's stream threads. */
-    private final ExecutorService handoffs;
+    /** Where waiting requests are completed: never on a stream thread nor the outcome listener's. */
+    private final Executor completions;
+    /** The completions executor when this log made its own, to stop with it. */
+    private final ExecutorService ownCompletions;
 
     private KafkaCommandLog(String commandsTopic, String instanceId, KafkaProducer<String, byte[]> producer,
-                            OutcomeListener outcomes) {
+                            OutcomeListener outcomes, Executor completions, ExecutorService ownCompletions) {
         this.commandsTopic = commandsTopic;
         this.instanceId = instanceId;
         this.producer = producer;
         this.outcomes = outcomes;
-        this.handoffs = Executors.newSingleThreadExecutor(r -> {
-            Thread t = new Thread(r, "outcome-handoff");
-            t.setDaemon(true);
-            return t;
-        });
+        this.completions = completions;
+        this.ownCompletions = ownCompletions;
     }
 
     /**
@@ -78,7 +78,7 @@ public final class KafkaCommandLog implements CommandLog, AutoCloseable {
      */
     public static KafkaCommandLog open(String bootstrapServers, String commandsTopic, String outcomesTopic,
                                        String instanceId, int maxCommandBytes, Map<String, Object> overrides) {
-        return open(bootstrapServers, commandsTopic, outcomesTopic, instanceId, maxCommandBytes, overrides, true);
+        return open(bootstrapServers, commandsTopic, outcomesTopic, instanceId, maxCommandBytes, overrides, true, null);
     }
 
     /**
@@ -88,16 +88,20 @@ public final class KafkaCommandLog implements CommandLog, AutoCloseable {
      * @param overrides further producer/consumer settings (applied to both)
      * @param answersAtDecision whether the processor answers writes at decision (outcomes are then
      *     read uncommitted) or after commit (read committed); the processor must say the same
+     * @param completions where the futures of waiting requests are completed (the threads that write
+     *     answers); null for a thread of the log's own
      */
     public static KafkaCommandLog open(String bootstrapServers, String commandsTopic, String outcomesTopic,
                                        String instanceId, int maxCommandBytes, Map<String, Object> overrides,
-                                       boolean answersAtDecision) {
+                                       boolean answersAtDecision, Executor completions) {
         Objects.requireNonNull(instanceId, "instanceId");
         Map<String, Object> p = new HashMap<>();
         p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         p.put(ProducerConfig.ACKS_CONFIG, "all");
         p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
-        p.put(ProducerConfig.LINGER_MS_CONFIG, 1);
+        // No linger: a lone write goes out at once; under load, records still gather while the
+        // previous requests are in flight.
+        p.put(ProducerConfig.LINGER_MS_CONFIG, 0);
         p.put(ProducerConfig.BATCH_SIZE_CONFIG, 256 * 1024);
         p.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "none");
         p.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, maxCommandBytes);
@@ -119,7 +123,14 @@ public final class KafkaCommandLog implements CommandLog, AutoCloseable {
         int outcomePartitions = consumer.partitionsFor(outcomesTopic).size();
         TopicPartition reply = new TopicPartition(outcomesTopic,
                 Utils.toPositive(Utils.murmur2(instanceId.getBytes(StandardCharsets.UTF_8))) % outcomePartitions);
-        return new KafkaCommandLog(commandsTopic, instanceId, producer, new OutcomeListener(consumer, reply, instanceId));
+        ExecutorService own = completions != null ? null : Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "outcome-completions");
+            t.setDaemon(true);
+            return t;
+        });
+        Executor executor = completions != null ? completions : own;
+        return new KafkaCommandLog(commandsTopic, instanceId, producer,
+                new OutcomeListener(consumer, reply, instanceId, executor), executor, own);
     }
 
     @Override
@@ -174,7 +185,7 @@ public final class KafkaCommandLog implements CommandLog, AutoCloseable {
      */
     public void handOff(Outcome outcome) {
         if (instanceId.equals(outcome.replyTo()) && outcomes.awaits(outcome.commandId())) {
-            handoffs.execute(() -> outcomes.complete(outcome));
+            completions.execute(() -> outcomes.complete(outcome));
         }
     }
 
@@ -196,6 +207,8 @@ public final class KafkaCommandLog implements CommandLog, AutoCloseable {
     public void close() {
         producer.close(Duration.ofSeconds(5));
         outcomes.close();
-        handoffs.shutdown();
+        if (ownCompletions != null) {
+            ownCompletions.shutdown();
+        }
     }
 }

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
@@ -29,11 +30,14 @@ final class OutcomeListener implements AutoCloseable {
     private final String instanceId;
     private final Map<String, CompletableFuture<Outcome>> pending = new ConcurrentHashMap<>();
     private final Thread thread;
+    private final Executor completions;
     private volatile boolean running = true;
 
-    OutcomeListener(KafkaConsumer<String, byte[]> consumer, TopicPartition replyPartition, String instanceId) {
+    OutcomeListener(KafkaConsumer<String, byte[]> consumer, TopicPartition replyPartition, String instanceId,
+                    Executor completions) {
         this.consumer = consumer;
         this.instanceId = instanceId;
+        this.completions = completions;
         consumer.assign(List.of(replyPartition));
         consumer.seekToEnd(List.of(replyPartition));
         consumer.position(replyPartition); // resolve now, so no outcome of a command sent from here on is missed
@@ -75,8 +79,8 @@ final class OutcomeListener implements AutoCloseable {
         try {
             while (running) {
                 for (ConsumerRecord<String, byte[]> record : consumer.poll(Duration.ofMillis(500))) {
-                    if (!instanceId.equals(record.key())) {
-                        continue; // another instance's outcome on the same partition
+                    if (!instanceId.equals(record.key()) || pending.isEmpty()) {
+                        continue; // another instance's outcome on the same partition, or nobody waits
                     }
                     Outcome outcome;
                     try {
@@ -86,7 +90,9 @@ final class OutcomeListener implements AutoCloseable {
                                 record.offset(), e);
                         continue;
                     }
-                    complete(outcome);
+                    if (pending.containsKey(outcome.commandId())) {
+                        completions.execute(() -> complete(outcome));
+                    }
                 }
             }
         } catch (WakeupException e) {

@@ -59,9 +59,10 @@ class OutcomesBeforeCommitIT {
                 ApplyObserver.NONE, WriteAnswers.atDecision(WriteAnswers.Handoff.NONE));
              KafkaCommandLog remote = KafkaCommandLog.open(kafka.bootstrapServers(), processor.topics().commands().name(),
                      processor.topics().outcomes().name(), "remote-" + UUID.randomUUID(), Topics.MAX_COMMAND_BYTES,
-                     Map.of(), true)) {
+                     Map.of(), true, null)) {
             long tableId = remote.appendAndAwait(TableCommand.create(header(remote), TableName.of("Orders"), null),
                     Duration.ofSeconds(30)).get(40, TimeUnit.SECONDS).table().tableId();
+            visible(processor);
 
             long begin = System.nanoTime();
             Outcome inserted = remote.appendAndAwait(EntityCommand.single(header(remote), tableId, TableName.of("Orders"),
@@ -73,6 +74,15 @@ class OutcomesBeforeCommitIT {
             assertThat(millis).as("answered before the minute-long commit interval ends").isLessThan(20_000);
             assertThat(committedChanges(kafka, processor.topics())).as("changes committed when the answer came").isZero();
         }
+    }
+
+    /**
+     * As the API does before answering a Create Table: waits until the registry view shows the
+     * table (its creation committed, so every partition has its announcement before any write).
+     */
+    private static void visible(StreamProcessor processor) throws Exception {
+        processor.registry().awaitChange(() -> processor.registry().byName("acct", TableName.of("Orders")).isPresent())
+                .get(30, TimeUnit.SECONDS);
     }
 
     /** How many change events a read-committed consumer sees now. */
@@ -101,10 +111,11 @@ class OutcomesBeforeCommitIT {
              KafkaCommandLog log = KafkaCommandLog.open(kafka.bootstrapServers(), processor.topics().commands().name(),
                      processor.topics().outcomes().name(), "local-" + UUID.randomUUID(), Topics.MAX_COMMAND_BYTES,
                      // read committed: only the hand-over can answer before the commit
-                     Map.of(), false)) {
+                     Map.of(), false, null)) {
             local.set(log);
             long tableId = log.appendAndAwait(TableCommand.create(header(log), TableName.of("Orders"), null),
                     Duration.ofSeconds(30)).get(40, TimeUnit.SECONDS).table().tableId();
+            visible(processor);
 
             Outcome inserted = log.appendAndAwait(EntityCommand.single(header(log), tableId, TableName.of("Orders"),
                     "p", EntityOperation.of(EntityOperation.Type.INSERT, "r", null, Map.of())), Duration.ofSeconds(20))
