@@ -22,6 +22,8 @@
 #                             every entity on its JS heap, and Node's default ceiling is too low
 #                             for a million)
 #   SKIP_BUILD=1              reuse the existing build
+#   BASELINE=DIR              also measure the Tablestream built in DIR (another checkout, built with
+#                             ./mvnw -pl server -am package -DskipTests), shown as a 'before' column
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -100,13 +102,14 @@ start_azurite() {
   wait_for_port "$port" Azurite "$log"
 }
 
+# start_tablestream <port> <log> [<checkout>]: the server built in <checkout> (default: this one).
 start_tablestream() {
-  local port=$1 log=$2 data
+  local port=$1 log=$2 root=${3:-$ROOT} data
   data=$(mktemp -d "${TMPDIR:-/tmp}/tablestream-compare.XXXXXX")
   TEMP_DIRS+=("$data")
   # shellcheck disable=SC2086 # the JVM options are words
   (export TABLESTREAM_PORT=$port TABLESTREAM_DATA_DIR=$data
-   exec java $TABLESTREAM_JAVA_OPTS -cp "server/target/classes:$(cat server/target/classpath.txt)" \
+   exec java $TABLESTREAM_JAVA_OPTS -cp "$root/server/target/classes:$(cat "$root/server/target/classpath.txt")" \
        io.tablestream.server.Main) >"$log" 2>&1 &
   SERVER_PID=$!
   wait_for_port "$port" Tablestream "$log"
@@ -149,11 +152,15 @@ run_lean() {
   fi
 }
 
-# table <size>: the two targets' RESULT and MEMORY lines side by side.
+# table <size>: the targets' RESULT and MEMORY lines side by side.
 table() {
-  local size=$1
-  awk -v size="$size" '
-    FNR == 1 { target = (FILENAME ~ /\/azurite-[0-9]+(-lean)?\.out$/) ? "a" : "t" }
+  local size=$1 files=() t
+  for t in azurite baseline tablestream; do
+    for f in "$RUN_DIR/$t-$size.out" "$RUN_DIR/$t-$size-lean.out"; do [ -f "$f" ] && files+=("$f"); done
+  done
+  awk -v size="$size" -v before="${BASELINE:+1}" '
+    FNR == 1 { target = (FILENAME ~ /\/azurite-[0-9]+(-lean)?\.out$/) ? "a" \
+                      : (FILENAME ~ /\/baseline-[0-9]+(-lean)?\.out$/) ? "b" : "t" }
     $1 == "RESULT" {
       w = ($3 == "lean") ? "lean " $4 : $4
       if (!(w in seen)) { seen[w] = 1; order[++n] = w; unit[w] = $8 }
@@ -168,21 +175,26 @@ table() {
     function ratio(x, y) { return (x > 0 && y > 0) ? sprintf("%8.2fx", y / x) : sprintf("%9s", "-") }
     END {
       printf "\n== %s entities ==  rate (p50/p99 ms); ratio = Tablestream / Azurite\n", size
-      printf "%-22s %-11s %10s  %-13s %10s  %-13s %9s\n", "workload", "unit", "Azurite", "", "Tablestream", "", "ratio"
+      printf "%-22s %-11s %10s  %-13s ", "workload", "unit", "Azurite", ""
+      if (before) printf "%10s  %-13s ", "before", ""
+      printf "%10s  %-13s %9s\n", "Tablestream", "", "ratio"
       for (i = 1; i <= n; i++) {
         w = order[i]
-        printf "%-22s %-11s %s %s %s\n", w, unit[w], cell("a", w), cell("t", w), ratio(rate["a", w], rate["t", w])
+        printf "%-22s %-11s %s ", w, unit[w], cell("a", w)
+        if (before) printf "%s ", cell("b", w)
+        printf "%s %s\n", cell("t", w), ratio(rate["a", w], rate["t", w])
       }
       split("after-load end", phases, " ")
       for (i = 1; i <= 2; i++) {
         p = phases[i]
-        printf "%-22s %-11s %10s  %-13s %10s  %-13s %s\n", "RSS " p, "MiB", \
-          ((("a", p) in mem) ? mem["a", p] : "-"), ((("a", p) in hwm) ? "(peak " hwm["a", p] ")" : ""), \
-          ((("t", p) in mem) ? mem["t", p] : "-"), ((("t", p) in hwm) ? "(peak " hwm["t", p] ")" : ""), \
-          ratio(mem["a", p], mem["t", p])
+        printf "%-22s %-11s %10s  %-13s ", "RSS " p, "MiB", \
+          ((("a", p) in mem) ? mem["a", p] : "-"), ((("a", p) in hwm) ? "(peak " hwm["a", p] ")" : "")
+        if (before) printf "%10s  %-13s ", ((("b", p) in mem) ? mem["b", p] : "-"), \
+          ((("b", p) in hwm) ? "(peak " hwm["b", p] ")" : "")
+        printf "%10s  %-13s %s\n", ((("t", p) in mem) ? mem["t", p] : "-"), \
+          ((("t", p) in hwm) ? "(peak " hwm["t", p] ")" : ""), ratio(mem["a", p], mem["t", p])
       }
-    }' "$RUN_DIR/azurite-$size.out" $( [ -f "$RUN_DIR/azurite-$size-lean.out" ] && echo "$RUN_DIR/azurite-$size-lean.out") \
-       "$RUN_DIR/tablestream-$size.out" $( [ -f "$RUN_DIR/tablestream-$size-lean.out" ] && echo "$RUN_DIR/tablestream-$size-lean.out")
+    }' "${files[@]}"
 }
 
 if [ "${SKIP_BUILD:-}" != 1 ]; then
@@ -210,6 +222,14 @@ for size in "${SIZES[@]}"; do
   run_driver azurite "$size" "$port"
   run_lean azurite "$size" "$port"
   stop_server
+
+  if [ -n "${BASELINE:-}" ]; then
+    port=$(free_port)
+    start_tablestream "$port" "$RUN_DIR/baseline-$size.log" "$BASELINE"
+    run_driver baseline "$size" "$port"
+    run_lean baseline "$size" "$port"
+    stop_server
+  fi
 
   port=$(free_port)
   start_tablestream "$port" "$RUN_DIR/tablestream-$size.log"
