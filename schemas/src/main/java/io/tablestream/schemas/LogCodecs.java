@@ -42,9 +42,10 @@ public final class LogCodecs {
     /** Records of {@code <prefix>.commands}. */
     public static final LogCodec<Command> COMMAND = AvroLogCodec.of(
             io.tablestream.schemas.avro.Command.getClassSchema(), LogCodecs::commandToAvro, LogCodecs::commandFromAvro);
-    /** Records of {@code <prefix>.outcomes}. */
-    public static final LogCodec<Outcome> OUTCOME = AvroLogCodec.of(
+    private static final AvroLogCodec<io.tablestream.schemas.avro.Outcome, Outcome> OUTCOMES = AvroLogCodec.of(
             io.tablestream.schemas.avro.Outcome.getClassSchema(), LogCodecs::outcomeToAvro, LogCodecs::outcomeFromAvro);
+    /** Records of {@code <prefix>.outcomes}. */
+    public static final LogCodec<Outcome> OUTCOME = OUTCOMES;
     /** Records of {@code <prefix>.changes}: written directly, read by Avro (see ChangeEventCodec). */
     public static final LogCodec<ChangeEvent> CHANGE_EVENT = new ChangeEventCodec(AvroLogCodec.of(
             EntityChanged.getClassSchema(), LogCodecs::changeToAvro, LogCodecs::changeFromAvro));
@@ -89,6 +90,31 @@ public final class LogCodecs {
         } catch (LogFormatException e) {
             return java.util.Optional.empty();
         }
+    }
+
+    /**
+     * The command id of an outcome record, read without decoding the rest (its first field), so a
+     * reader can skip the outcomes nobody waits for cheaply; empty when the record is not an outcome
+     * or is cut short.
+     */
+    public static java.util.Optional<String> outcomeCommandId(byte[] bytes) {
+        if (!OUTCOMES.reads(bytes)) {
+            return java.util.Optional.empty();
+        }
+        int i = 10; // after the single-object header
+        long raw = 0;
+        for (int shift = 0; i < bytes.length && shift < 35; shift += 7) {
+            byte b = bytes[i++];
+            raw |= (long) (b & 0x7F) << shift;
+            if ((b & 0x80) == 0) {
+                long length = (raw >>> 1) ^ -(raw & 1); // zigzag
+                if (length < 0 || i + length > bytes.length) {
+                    return java.util.Optional.empty();
+                }
+                return java.util.Optional.of(new String(bytes, i, (int) length, java.nio.charset.StandardCharsets.UTF_8));
+            }
+        }
+        return java.util.Optional.empty();
     }
 
     // --- commands ---

@@ -128,7 +128,15 @@ class LogCodecsTest {
 
         for (Outcome o : List.of(ok, failed, table)) {
             assertThat(LogCodecs.OUTCOME.decode(LogCodecs.OUTCOME.encode(o))).isEqualTo(o);
+            assertThat(LogCodecs.outcomeCommandId(LogCodecs.OUTCOME.encode(o))).contains(o.commandId());
         }
+        String longId = "x".repeat(300) + "\u00e9";
+        assertThat(LogCodecs.outcomeCommandId(LogCodecs.OUTCOME.encode(new Outcome(longId, null, null, List.of(), null,
+                0, 0L)))).contains(longId);
+        byte[] cut = java.util.Arrays.copyOf(LogCodecs.OUTCOME.encode(ok), 12);
+        assertThat(LogCodecs.outcomeCommandId(cut)).isEmpty();
+        assertThat(LogCodecs.outcomeCommandId(LogCodecs.COMMAND.encode(TableCommand.create(HEADER,
+                TableName.of("Orders"), null)))).isEmpty();
     }
 
     @Test

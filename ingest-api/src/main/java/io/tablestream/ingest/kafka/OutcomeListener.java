@@ -82,6 +82,9 @@ final class OutcomeListener implements AutoCloseable {
                     if (!instanceId.equals(record.key()) || pending.isEmpty()) {
                         continue; // another instance's outcome on the same partition, or nobody waits
                     }
+                    if (LogCodecs.outcomeCommandId(record.value()).filter(id -> !pending.containsKey(id)).isPresent()) {
+                        continue; // nobody waits for it (any more: most were handed over in-process)
+                    }
                     Outcome outcome;
                     try {
                         outcome = LogCodecs.OUTCOME.decode(record.value());
