@@ -2,9 +2,11 @@ package io.tablestream.processor;
 
 import io.tablestream.processor.internal.BoundedRocksDbMemory;
 import io.tablestream.processor.internal.StreamsEntityStore;
+import io.tablestream.processor.internal.StreamsLocalReplicas;
 import io.tablestream.processor.internal.StreamsTableRegistry;
 import io.tablestream.processor.store.AppliedOffsets;
 import io.tablestream.processor.store.EntityStore;
+import io.tablestream.processor.store.LocalReplicas;
 import io.tablestream.processor.store.RegistryEvents;
 import io.tablestream.core.registry.TableRegistry;
 import java.time.Duration;
@@ -16,6 +18,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse;
@@ -31,6 +34,8 @@ public final class StreamProcessor implements AutoCloseable {
     /** Thread failures tolerated within {@link #FAILURE_WINDOW} before the client shuts down. */
     private static final int MAX_THREAD_FAILURES = 5;
     private static final Duration FAILURE_WINDOW = Duration.ofMinutes(1);
+    /** How often the lags of this instance's store replicas are measured (a request to the brokers). */
+    private static final Duration LAG_REFRESH = Duration.ofSeconds(1);
 
     private final StreamProcessorConfig config;
     private final Topics topics;
@@ -38,6 +43,7 @@ public final class StreamProcessor implements AutoCloseable {
     private final ProcessorSettings settings;
     private final KafkaStreams streams;
     private final EntityStore entities;
+    private final StreamsLocalReplicas replicas;
     private final TableRegistry registry;
     private final Deque<Instant> threadFailures = new ArrayDeque<>();
 
@@ -45,12 +51,13 @@ public final class StreamProcessor implements AutoCloseable {
         this.config = config;
         this.topics = Topics.withPrefix(config.topicPrefix());
         this.commandPartitions = TopicInstaller.install(config.bootstrapServers(), topics, config.partitions(),
-                config.replicationFactor());
+                config.replicationFactor(), config.overrides());
         this.settings = new ProcessorSettings(topics, commandPartitions, Duration.ofSeconds(1), 1000,
                 Duration.ofSeconds(5), 5000, config.clock(), new AppliedOffsets(), new RegistryEvents(), observer);
         this.streams = new KafkaStreams(TablestreamTopology.build(settings), streamsProperties(config));
         this.streams.setUncaughtExceptionHandler(this::onThreadFailure);
         this.entities = new StreamsEntityStore(streams, config.clock());
+        this.replicas = new StreamsLocalReplicas(streams, LAG_REFRESH);
         this.registry = new StreamsTableRegistry(streams, settings.registryEvents());
     }
 
@@ -113,8 +120,17 @@ public final class StreamProcessor implements AutoCloseable {
         p.put(StreamsConfig.producerPrefix(ProducerConfig.COMPRESSION_TYPE_CONFIG), "none");
         p.put(StreamsConfig.consumerPrefix(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG), Topics.MAX_COMMAND_BYTES);
         p.put(StreamsConfig.topicPrefix("max.message.bytes"), Integer.toString(Topics.MAX_ENTITY_RECORD_BYTES));
-        p.put(StreamsConfig.consumerPrefix(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG),
-                config.topicPrefix() + "-" + config.instanceId());
+        // ---- cluster membership (scale-out): static membership only without standby replicas ----
+        // A static member keeps its tasks across a restart: right for one node, or for nodes without
+        // standbys, whose tasks would otherwise be rebuilt from scratch elsewhere. With standbys, a
+        // crashed instance must not take its tasks back at once (under exactly-once a store not
+        // closed cleanly is wiped and restored from its changelog): dynamic members let the warm
+        // standbys take over, and the returning instance catches up as a warm-up replica first.
+        if (config.standbyReplicas() == 0) {
+            p.put(StreamsConfig.consumerPrefix(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG),
+                    config.topicPrefix() + "-" + config.instanceId());
+        }
+        // ---- end of cluster membership ----
         if (config.applicationServer() != null) {
             p.put(StreamsConfig.APPLICATION_SERVER_CONFIG, config.applicationServer());
         }
@@ -170,9 +186,24 @@ public final class StreamProcessor implements AutoCloseable {
         return streams.state() == KafkaStreams.State.RUNNING;
     }
 
+    /** This instance's copies of the partition stores, active and standby, and their lags. */
+    public LocalReplicas replicas() {
+        return replicas;
+    }
+
+    /**
+     * Stops processing. A dynamic member (see {@link #streamsProperties}) leaves the consumer group
+     * on the way out, so its partitions move to their standbys at once instead of after the
+     * session timeout; a static member stays, to take its partitions back when it returns.
+     */
     @Override
     public void close() {
-        if (!streams.close(Duration.ofSeconds(30))) {
+        replicas.close();
+        boolean dynamic = !streamsProperties(config).containsKey(
+                StreamsConfig.consumerPrefix(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG));
+        CloseOptions options = CloseOptions.timeout(Duration.ofSeconds(30)).withGroupMembershipOperation(dynamic
+                ? CloseOptions.GroupMembershipOperation.LEAVE_GROUP : CloseOptions.GroupMembershipOperation.REMAIN_IN_GROUP);
+        if (!streams.close(options)) {
             LOG.warn("The stream processor did not stop within 30 s");
         }
     }

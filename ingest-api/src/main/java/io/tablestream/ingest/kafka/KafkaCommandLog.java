@@ -8,7 +8,7 @@ import io.tablestream.core.error.ErrorCode;
 import io.tablestream.core.error.TableServiceException;
 import io.tablestream.ingest.command.CommandLog;
 import io.tablestream.schemas.LogCodecs;
-import java.nio.charset.StandardCharsets;
+import io.tablestream.schemas.LogPartitioner;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
@@ -29,26 +29,27 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
-import org.apache.kafka.common.utils.Utils;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The command log on Kafka: an idempotent producer (acks=all) keyed by {@link CommandKey}, so the
- * default partitioner puts every command on the partition whose task owns it; and an
- * {@link OutcomeListener} on this instance's reply partition.
+ * The command log on Kafka: an idempotent producer (acks=all) putting every command, keyed by its
+ * {@link CommandKey}, on the partition {@link LogPartitioner} names — the one whose task owns the
+ * key; and an {@link OutcomeListener} on this instance's reply partition.
  */
 public final class KafkaCommandLog implements CommandLog, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(KafkaCommandLog.class);
 
     private final String commandsTopic;
+    private final int commandPartitions;
     private final String instanceId;
     private final KafkaProducer<String, byte[]> producer;
     private final OutcomeListener outcomes;
 
-    private KafkaCommandLog(String commandsTopic, String instanceId, KafkaProducer<String, byte[]> producer,
-                            OutcomeListener outcomes) {
+    private KafkaCommandLog(String commandsTopic, int commandPartitions, String instanceId,
+                            KafkaProducer<String, byte[]> producer, OutcomeListener outcomes) {
         this.commandsTopic = commandsTopic;
+        this.commandPartitions = commandPartitions;
         this.instanceId = instanceId;
         this.producer = producer;
         this.outcomes = outcomes;
@@ -86,10 +87,11 @@ public final class KafkaCommandLog implements CommandLog, AutoCloseable {
         c.put(ConsumerConfig.CLIENT_ID_CONFIG, "tablestream-outcomes-" + instanceId);
         c.putAll(overrides);
         KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(c, new StringDeserializer(), new ByteArrayDeserializer());
+        int commandPartitions = producer.partitionsFor(commandsTopic).size();
         int outcomePartitions = consumer.partitionsFor(outcomesTopic).size();
-        TopicPartition reply = new TopicPartition(outcomesTopic,
-                Utils.toPositive(Utils.murmur2(instanceId.getBytes(StandardCharsets.UTF_8))) % outcomePartitions);
-        return new KafkaCommandLog(commandsTopic, instanceId, producer, new OutcomeListener(consumer, reply, instanceId));
+        TopicPartition reply = new TopicPartition(outcomesTopic, LogPartitioner.partitionOf(instanceId, outcomePartitions));
+        return new KafkaCommandLog(commandsTopic, commandPartitions, instanceId, producer,
+                new OutcomeListener(consumer, reply, instanceId));
     }
 
     @Override
@@ -100,8 +102,9 @@ public final class KafkaCommandLog implements CommandLog, AutoCloseable {
     @Override
     public CompletableFuture<SessionToken.Position> append(Command command) {
         CompletableFuture<SessionToken.Position> result = new CompletableFuture<>();
-        ProducerRecord<String, byte[]> record = new ProducerRecord<>(commandsTopic, CommandKey.of(command).value(),
-                LogCodecs.COMMAND.encode(command));
+        CommandKey key = CommandKey.of(command);
+        ProducerRecord<String, byte[]> record = new ProducerRecord<>(commandsTopic,
+                LogPartitioner.partitionOf(key, commandPartitions), key.value(), LogCodecs.COMMAND.encode(command));
         try {
             producer.send(record, (metadata, error) -> {
                 if (error != null) {

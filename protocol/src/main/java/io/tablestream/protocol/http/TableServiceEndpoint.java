@@ -46,6 +46,7 @@ public final class TableServiceEndpoint {
 
     private final Authenticator authenticator;
     private final Map<Operation, OperationHandler> handlers;
+    private final Map<String, OperationHandler> internalEndpoints = new java.util.concurrent.ConcurrentHashMap<>();
     private final CorsPolicies cors;
     private final Clock clock;
 
@@ -70,6 +71,19 @@ public final class TableServiceEndpoint {
         this.handlers.put(Operation.PREFLIGHT, new PreflightHandler(cors));
         this.cors = cors;
         this.clock = clock;
+    }
+
+    /**
+     * Adds an endpoint that is not Azure's, at {@code path} (which starts with {@code /_}: no account
+     * name can). It answers GET only, to requests signed with an account key (see
+     * {@link Authenticator#authenticateAccountKey}), with errors written like every other.
+     */
+    public TableServiceEndpoint internalEndpoint(String path, OperationHandler handler) {
+        if (!path.startsWith("/_")) {
+            throw new IllegalArgumentException("endpoints that are not Azure's live under /_: " + path);
+        }
+        internalEndpoints.put(path, handler);
+        return this;
     }
 
     /** Mounts the pipeline on every path and method, and the exception mapper. */
@@ -97,6 +111,10 @@ public final class TableServiceEndpoint {
         RequestContext request = new RequestContext(clock.instant(), http.header(Headers.CLIENT_REQUEST_ID),
                 http.header(Headers.VERSION));
         http.attribute(CONTEXT_ATTRIBUTE, request);
+        if (http.req().getRequestURI().startsWith("/_")) {
+            handleInternal(request, http);
+            return;
+        }
         request.target(ResourcePath.parse(http.req().getRequestURI()));
         List<String> xMethod = java.util.Collections.list(http.req().getHeaders(Headers.X_HTTP_METHOD));
         request.operation(OperationResolver.resolve(http.req().getMethod(), xMethod, request.resource(),
@@ -112,6 +130,19 @@ public final class TableServiceEndpoint {
             throw TableServiceException.of(ErrorCode.NOT_IMPLEMENTED,
                     "The operation " + request.operation() + " is not implemented.");
         }
+        handler.handle(request, http);
+    }
+
+    private void handleInternal(RequestContext request, Context http) throws Exception {
+        OperationHandler handler = internalEndpoints.get(http.req().getRequestURI());
+        if (handler == null) {
+            throw TableServiceException.of(ErrorCode.INVALID_URI, "The request URI addresses nothing the service has.");
+        }
+        if (!http.req().getMethod().equals("GET")) {
+            throw TableServiceException.of(ErrorCode.UNSUPPORTED_HTTP_VERB,
+                    "The resource does not support the HTTP verb " + http.req().getMethod() + ".");
+        }
+        request.caller(authenticator.authenticateAccountKey(request, http));
         handler.handle(request, http);
     }
 
