@@ -62,8 +62,8 @@ public final class ServerSettings {
                     + " partitions to the others: the floor of fail-over after a crash. Brokers refuse values below"
                     + " their group.min.session.timeout.ms (6000 by default).");
     public static final Setting<Integer> GROUP_HEARTBEAT_INTERVAL_MS = Setting.integer("group-heartbeat-interval-ms",
-            1_500, "How often the processor tells the group coordinator it is alive (a third of the session timeout"
-                    + " or less); also how soon the other instances learn of a rebalance.");
+            1_000, "How often the processor tells the group coordinator it is alive (a third of the session timeout"
+                    + " or less); also how soon the other instances learn that a rebalance began.");
     public static final Setting<Integer> TRANSACTION_TIMEOUT_MS = Setting.integer("transaction-timeout-ms", 5_000,
             "How long a processor transaction may stay open. A crashed instance's open transaction holds back every"
                     + " reader of the partitions it wrote (outcomes, change feed) until the brokers abort it this long"

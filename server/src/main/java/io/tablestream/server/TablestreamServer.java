@@ -205,6 +205,17 @@ public final class TablestreamServer implements AutoCloseable {
     /** Stops everything this instance started, last started first; calling it again does nothing. */
     @Override
     public synchronized void close() {
+        // The processor goes first, while the HTTP port still answers: it leaves the group (with
+        // standbys) so its partitions move at once, and meanwhile reads forwarded here are refused
+        // as moving, which sends them to the standbys, instead of meeting a port that is closing.
+        if (started.contains(processor)) {
+            try {
+                processor.close();
+            } catch (RuntimeException e) {
+                LOG.warn("Error while stopping the stream processor", e);
+            }
+            started.remove(processor);
+        }
         close(started);
     }
 

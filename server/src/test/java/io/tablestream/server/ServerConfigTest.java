@@ -59,7 +59,7 @@ class ServerConfigTest {
         Map<String, Object> overrides = TablestreamServer.kafkaStreamsOverrides(config);
 
         assertThat(overrides).containsEntry("consumer.session.timeout.ms", 8000)
-                .containsEntry("consumer.heartbeat.interval.ms", 1500)
+                .containsEntry("consumer.heartbeat.interval.ms", 1000)
                 .containsEntry("producer.transaction.timeout.ms", "4000");
     }
 }

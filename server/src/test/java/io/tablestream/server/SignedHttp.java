@@ -33,6 +33,32 @@ public final class SignedHttp {
         return new SignedHttp(server.endpoint());
     }
 
+    /** To the account endpoint {@code http://host:port/devstoreaccount1} (of a server in a process of its own). */
+    public static SignedHttp to(String endpoint) {
+        return new SignedHttp(endpoint);
+    }
+
+    /**
+     * GETs {@code path} outside every account (such as {@code /_cluster}), signed with the account
+     * key: the canonicalized resource is {@code /devstoreaccount1} followed by the path.
+     */
+    public HttpResponse<String> getOutsideAccount(String path) {
+        URI uri = URI.create(endpoint).resolve(path);
+        String date = DateTimeFormatter.RFC_1123_DATE_TIME.format(ZonedDateTime.now(ZoneOffset.UTC));
+        HttpRequest request = HttpRequest.newBuilder(uri).GET()
+                .header("x-ms-date", date)
+                .header("Authorization", "SharedKeyLite " + ACCOUNT + ":" + sign(date + "\n/" + ACCOUNT + uri.getRawPath()))
+                .build();
+        try {
+            return client.send(request, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
     /**
      * Sends {@code method} to {@code path} (below the account, e.g. {@code Tables} or {@code t1()},
      * already percent-encoded) with {@code body} (null for none; JSON unless a Content-Type is given)

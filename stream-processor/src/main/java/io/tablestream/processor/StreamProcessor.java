@@ -1,6 +1,7 @@
 package io.tablestream.processor;
 
 import io.tablestream.processor.internal.BoundedRocksDbMemory;
+import io.tablestream.processor.internal.CleanStopMarker;
 import io.tablestream.processor.internal.StreamsEntityStore;
 import io.tablestream.processor.internal.StreamsLocalReplicas;
 import io.tablestream.processor.internal.StreamsTableRegistry;
@@ -44,6 +45,7 @@ public final class StreamProcessor implements AutoCloseable {
     private final KafkaStreams streams;
     private final EntityStore entities;
     private final StreamsLocalReplicas replicas;
+    private final CleanStopMarker cleanStop;
     private final TableRegistry registry;
     private final Deque<Instant> threadFailures = new ArrayDeque<>();
 
@@ -58,6 +60,7 @@ public final class StreamProcessor implements AutoCloseable {
         this.streams.setUncaughtExceptionHandler(this::onThreadFailure);
         this.entities = new StreamsEntityStore(streams, config.clock());
         this.replicas = new StreamsLocalReplicas(streams, LAG_REFRESH);
+        this.cleanStop = new CleanStopMarker(config.stateDir(), applicationId(config));
         this.registry = new StreamsTableRegistry(streams, settings.registryEvents());
     }
 
@@ -86,6 +89,13 @@ public final class StreamProcessor implements AutoCloseable {
                 running.countDown();
             }
         });
+        if (cleanStop.stateLeftUnclean()) {
+            LOG.warn("The local state in {} was not left by a clean stop: it is discarded and rebuilt from the changelogs"
+                    + " (exactly-once would wipe it anyway once assigned); standby replicas elsewhere keep the partitions"
+                    + " served meanwhile", config.stateDir());
+            streams.cleanUp();
+        }
+        cleanStop.running();
         streams.start();
         try {
             if (!running.await(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
@@ -100,7 +110,7 @@ public final class StreamProcessor implements AutoCloseable {
 
     static Properties streamsProperties(StreamProcessorConfig config) {
         Properties p = new Properties();
-        p.put(StreamsConfig.APPLICATION_ID_CONFIG, config.topicPrefix() + "-processor");
+        p.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId(config));
         p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
         p.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
         p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, config.commitInterval().toMillis());
@@ -130,12 +140,20 @@ public final class StreamProcessor implements AutoCloseable {
             p.put(StreamsConfig.consumerPrefix(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG),
                     config.topicPrefix() + "-" + config.instanceId());
         }
+        // An instance takes over an active partition only when its copy is within this many records
+        // of the changelog's end (restored in a fraction of a second); otherwise it warms up as a
+        // standby first, so an instance joining does not stall the partitions it is given.
+        p.put(StreamsConfig.ACCEPTABLE_RECOVERY_LAG_CONFIG, 1_000L);
         // ---- end of cluster membership ----
         if (config.applicationServer() != null) {
             p.put(StreamsConfig.APPLICATION_SERVER_CONFIG, config.applicationServer());
         }
         p.putAll(config.overrides());
         return p;
+    }
+
+    private static String applicationId(StreamProcessorConfig config) {
+        return config.topicPrefix() + "-processor";
     }
 
     private synchronized StreamThreadExceptionResponse onThreadFailure(Throwable e) {
@@ -203,7 +221,11 @@ public final class StreamProcessor implements AutoCloseable {
                 StreamsConfig.consumerPrefix(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG));
         CloseOptions options = CloseOptions.timeout(Duration.ofSeconds(30)).withGroupMembershipOperation(dynamic
                 ? CloseOptions.GroupMembershipOperation.LEAVE_GROUP : CloseOptions.GroupMembershipOperation.REMAIN_IN_GROUP);
-        if (!streams.close(options)) {
+        if (streams.close(options)) {
+            if (streams.state() == KafkaStreams.State.NOT_RUNNING) {
+                cleanStop.stoppedCleanly();
+            }
+        } else {
             LOG.warn("The stream processor did not stop within 30 s");
         }
     }

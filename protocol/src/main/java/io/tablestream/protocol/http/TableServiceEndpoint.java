@@ -152,6 +152,16 @@ public final class TableServiceEndpoint {
             return;
         }
         RequestContext request = contextOf(http);
+        Throwable cause = e;
+        while ((cause instanceof CompletionException || cause instanceof ExecutionException) && cause.getCause() != null) {
+            cause = cause.getCause();
+        }
+        if (http.res().getHeader(Headers.REPLICA_UNAVAILABLE) != null && cause instanceof TableServiceException refusal) {
+            // Routing between instances, not a failure: the forwarding instance tries another copy.
+            LOG.debug("Request {} ({}) refused here: {}", request.requestId(), request.operation(), refusal.getMessage());
+            ErrorResponses.write(http, request, refusal);
+            return;
+        }
         TableServiceException error = asServiceError(e, request);
         ErrorResponses.write(http, request, error);
     }

@@ -142,7 +142,7 @@ public final class ClusterStatus implements OperationHandler {
         ints(g, "active", local.active());
         ints(g, "standby", local.standby());
         g.writeObjectFieldStart("lag");
-        for (Map.Entry<Integer, Long> lag : local.lags().entrySet()) {
+        for (Map.Entry<Integer, Long> lag : new java.util.TreeMap<>(local.lags()).entrySet()) {
             g.writeNumberField(Integer.toString(lag.getKey()), lag.getValue());
         }
         g.writeEndObject();

@@ -51,6 +51,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EnumMap;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -59,6 +60,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
@@ -405,7 +407,7 @@ public final class ReadHandlers {
      * One multi-partition query: each partition is read from its first usable copy — those here
      * together, those of each other instance with one partial read there — every reader from the
      * same resume point within its share of the row budget; the partial pages are merged. Partitions
-     * whose copy failed are located again and read from another copy, once.
+     * whose copy failed are located again and read from another copy, for a bounded moment.
      */
     private final class ScatterGather {
         private final RequestContext request;
@@ -426,19 +428,31 @@ public final class ReadHandlers {
         }
 
         CompletableFuture<Page> run() {
-            return round(placements(null), Map.of()).thenCompose(first -> {
-                if (first.failed().isEmpty()) {
-                    return CompletableFuture.completedFuture(first.pages());
+            long deadline = System.nanoTime() + ReplicaRouting.UNAVAILABLE_WAIT.toNanos();
+            return gather(placements(null), new ArrayList<>(), new HashMap<>(), deadline, true)
+                    .thenApply(parts -> PageMerge.merge(parts, query.top(), pages.byteBudget()));
+        }
+
+        /**
+         * Reads {@code placements}' partitions, then those whose copy failed again — from a copy not
+         * tried yet when there is one — at once the first time, then every moment until the deadline.
+         */
+        private CompletableFuture<List<Page>> gather(List<Placement> placements, List<Page> done,
+                                                     Map<Integer, Set<Replica>> tried, long deadline, boolean first) {
+            return round(placements, tried).thenCompose(round -> {
+                done.addAll(round.pages());
+                if (round.failed().isEmpty()) {
+                    return CompletableFuture.completedFuture(done);
                 }
-                return round(placements(first.failed().keySet()), first.failed()).thenApply(second -> {
-                    if (!second.failed().isEmpty()) {
-                        throw ReplicaRouting.busy(second.failed().keySet().iterator().next(), null);
-                    }
-                    List<Page> all = new ArrayList<>(first.pages());
-                    all.addAll(second.pages());
-                    return all;
-                });
-            }).thenApply(parts -> PageMerge.merge(parts, query.top(), pages.byteBudget()));
+                round.failed().forEach((p, r) -> tried.computeIfAbsent(p, x -> new HashSet<>()).add(r));
+                long wait = first ? 0 : ReplicaRouting.RETRY_INTERVAL.toNanos();
+                if (System.nanoTime() + wait - deadline > 0) {
+                    throw ReplicaRouting.busy(round.failed().keySet().iterator().next(), null);
+                }
+                return CompletableFuture.supplyAsync(() -> null,
+                                CompletableFuture.delayedExecutor(wait, TimeUnit.NANOSECONDS))
+                        .thenCompose(x -> gather(placements(round.failed().keySet()), done, tried, deadline, false));
+            });
         }
 
         /** Where each partition (of {@code only}, when given) can be read, as the metadata says now. */
@@ -456,21 +470,22 @@ public final class ReadHandlers {
         private record Round(List<Page> pages, Map<Integer, Replica> failed) {
         }
 
-        /** Reads each partition of {@code placements} from its first copy other than the one in {@code avoid}. */
-        private CompletableFuture<Round> round(List<Placement> placements, Map<Integer, Replica> avoid) {
+        /**
+         * Reads each partition of {@code placements} from its first copy not {@code tried} yet (or
+         * its first copy, when every one was), those here together, those of each other instance
+         * with one partial read there.
+         */
+        private CompletableFuture<Round> round(List<Placement> placements, Map<Integer, Set<Replica>> tried) {
             Map<Instance, List<Integer>> remote = new LinkedHashMap<>();
             Map<Instance, Boolean> remoteStandby = new HashMap<>();
             List<Integer> here = new ArrayList<>();
             boolean hereStandby = false;
             Map<Integer, Replica> failures = new ConcurrentHashMap<>();
             for (Placement placement : placements) {
-                Replica chosen = null;
-                for (Replica r : routing.ordered(placement.replicas())) {
-                    if (!r.equals(avoid.get(placement.partition()))) {
-                        chosen = r;
-                        break;
-                    }
-                }
+                List<Replica> candidates = routing.ordered(placement.replicas());
+                Set<Replica> failedBefore = tried.getOrDefault(placement.partition(), Set.of());
+                Replica chosen = candidates.stream().filter(r -> !failedBefore.contains(r)).findFirst()
+                        .orElse(candidates.isEmpty() ? null : candidates.get(0));
                 if (chosen == null) {
                     failures.put(placement.partition(), Replica.localActive());
                 } else if (chosen.isLocal()) {

@@ -20,6 +20,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 /**
@@ -27,10 +28,18 @@ import java.util.function.Supplier;
  * by forwarding the client's original request (its signature covers the account and path, not the
  * host) and relaying the answer. Copies are tried in the {@link Placement}'s order — the active
  * first, standbys when the active is unavailable — with instances that just refused connections
- * last; when every copy fails, the partition is located once more (ownership may just have moved)
- * and, if that names other copies, they are tried too. Then the answer is 503 ServerBusy.
+ * last; when every copy fails, the partition is located again (ownership may just have moved) and
+ * the copies it names are tried, for a bounded moment; then the answer is 503 ServerBusy.
  */
 final class ReplicaRouting {
+    /**
+     * How long a read waits, when no copy of its partition can serve it, for one to become able to:
+     * about what a standby takes to become active after a rebalance. Past it the answer is 503 (which
+     * the SDKs retry).
+     */
+    static final Duration UNAVAILABLE_WAIT = Duration.ofSeconds(2);
+    /** How often the copies are tried again meanwhile. */
+    static final Duration RETRY_INTERVAL = Duration.ofMillis(200);
     /** Response headers the relaying instance writes itself (CORS is added after every request). */
     private static final Set<String> NOT_RELAYED = Set.of("content-length", "access-control-allow-origin",
             "access-control-allow-methods", "access-control-allow-headers", "access-control-expose-headers",
@@ -60,25 +69,42 @@ final class ReplicaRouting {
     /**
      * Serves the request from the first copy of the partition that can.
      *
-     * @param locate where the partition can be read (asked again for the one retry)
+     * @param locate where the partition can be read (asked again when every copy failed)
      * @param extraTime how much longer than usual a forwarded request may take (a session-token wait)
      */
     CompletableFuture<Void> serve(RequestContext request, Context http, Supplier<Placement> locate, LocalRead local,
                                   Duration extraTime) {
         Placement first = locate.get();
+        long deadline = System.nanoTime() + UNAVAILABLE_WAIT.toNanos();
         return attempt(request, http, ordered(first.replicas()), 0, local, extraTime)
-                .exceptionallyCompose(e -> {
-                    if (!(unwrap(e) instanceof ReplicaUnavailable)) {
-                        return CompletableFuture.failedFuture(unwrap(e));
-                    }
-                    Placement again = locate.get();
-                    if (again.replicas().isEmpty() || again.equals(first)) {
-                        return CompletableFuture.failedFuture(busy(first.partition(), unwrap(e)));
-                    }
-                    return attempt(request, http, ordered(again.replicas()), 0, local, extraTime)
-                            .exceptionallyCompose(e2 -> CompletableFuture.failedFuture(
-                                    unwrap(e2) instanceof ReplicaUnavailable ? busy(first.partition(), unwrap(e2)) : unwrap(e2)));
-                });
+                .exceptionallyCompose(e -> unwrap(e) instanceof ReplicaUnavailable
+                        ? again(request, http, locate, first, deadline, local, extraTime, unwrap(e))
+                        : CompletableFuture.failedFuture(unwrap(e)));
+    }
+
+    /**
+     * After every copy failed: at once when the partition's copies moved (a rebalance just ended),
+     * else a moment later (a standby is becoming active, or the processor is rebalancing), until
+     * the deadline; then 503 ServerBusy.
+     */
+    private CompletableFuture<Void> again(RequestContext request, Context http, Supplier<Placement> locate,
+                                          Placement tried, long deadline, LocalRead local, Duration extraTime,
+                                          Throwable last) {
+        Placement now = locate.get();
+        boolean moved = !now.replicas().isEmpty() && !now.equals(tried);
+        if (!moved) {
+            if (System.nanoTime() + RETRY_INTERVAL.toNanos() - deadline > 0) {
+                return CompletableFuture.failedFuture(busy(tried.partition(), last));
+            }
+            return CompletableFuture.supplyAsync(() -> null,
+                            CompletableFuture.delayedExecutor(RETRY_INTERVAL.toMillis(), TimeUnit.MILLISECONDS))
+                    .thenCompose(x -> again(request, http, locate, new Placement(tried.partition(), List.of()), deadline,
+                            local, extraTime, last));
+        }
+        return attempt(request, http, ordered(now.replicas()), 0, local, extraTime)
+                .exceptionallyCompose(e -> unwrap(e) instanceof ReplicaUnavailable
+                        ? again(request, http, locate, now, deadline, local, extraTime, unwrap(e))
+                        : CompletableFuture.failedFuture(unwrap(e)));
     }
 
     private CompletableFuture<Void> attempt(RequestContext request, Context http, List<Replica> replicas, int index,
@@ -127,8 +153,10 @@ final class ReplicaRouting {
                     if (error != null) {
                         throw new ReplicaUnavailable("instance " + replica.instance() + " did not answer", unwrap(error));
                     }
-                    if (answer.status() == 503 && answer.header(Headers.REPLICA_UNAVAILABLE) != null) {
-                        throw new ReplicaUnavailable("the " + replica + " cannot serve the partition");
+                    if (answer.status() == 503) {
+                        // marked REPLICA_UNAVAILABLE, or busy otherwise (stopping, its registry not
+                        // ready): either way another copy may serve
+                        throw new ReplicaUnavailable("the " + replica + " cannot serve the partition now");
                     }
                     return answer;
                 });

@@ -40,6 +40,10 @@ final class QueryableStores {
             return streams.store(params);
         } catch (InvalidStateStoreException e) {
             throw translate(e);
+        } catch (IllegalStateException e) {
+            // Kafka Streams is not running (not started, stopping, stopped)
+            throw TableServiceException.of(ErrorCode.SERVER_BUSY,
+                    "The processor of this instance is not running; retry shortly.", e);
         }
     }
 

@@ -85,7 +85,13 @@ public final class StreamsLocalReplicas implements LocalReplicas, AutoCloseable 
         }
         Set<Integer> active = new TreeSet<>();
         Set<Integer> standby = new TreeSet<>();
-        for (ThreadMetadata thread : streams.metadataForLocalThreads()) {
+        Set<ThreadMetadata> threads;
+        try {
+            threads = streams.metadataForLocalThreads();
+        } catch (IllegalStateException e) {
+            threads = Set.of(); // not running (starting, stopping): no copy is served here
+        }
+        for (ThreadMetadata thread : threads) {
             for (TaskMetadata task : thread.activeTasks()) {
                 active.add(task.taskId().partition());
             }
