@@ -33,6 +33,11 @@ public final class SignedHttp {
         return new SignedHttp(server.endpoint());
     }
 
+    /** To the account endpoint {@code http://host:port/devstoreaccount1}. */
+    public static SignedHttp to(String endpoint) {
+        return new SignedHttp(endpoint);
+    }
+
     /**
      * Sends {@code method} to {@code path} (below the account, e.g. {@code Tables} or {@code t1()},
      * already percent-encoded) with {@code body} (null for none; JSON unless a Content-Type is given)
@@ -42,6 +47,7 @@ public final class SignedHttp {
         URI uri = URI.create(endpoint + "/" + path);
         String date = DateTimeFormatter.RFC_1123_DATE_TIME.format(ZonedDateTime.now(ZoneOffset.UTC));
         HttpRequest.Builder request = HttpRequest.newBuilder(uri)
+                .timeout(java.time.Duration.ofSeconds(60))
                 .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
                         : HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8))
                 .header("x-ms-date", date)

@@ -1,6 +1,7 @@
 package io.tablestream.processor;
 
 import io.tablestream.processor.internal.BoundedRocksDbMemory;
+import io.tablestream.processor.internal.HangingTransactions;
 import io.tablestream.processor.internal.StreamsEntityStore;
 import io.tablestream.processor.internal.StreamsTableRegistry;
 import io.tablestream.processor.store.AppliedOffsets;
@@ -11,9 +12,14 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.streams.KafkaStreams;
@@ -40,12 +46,21 @@ public final class StreamProcessor implements AutoCloseable {
     private final EntityStore entities;
     private final TableRegistry registry;
     private final Deque<Instant> threadFailures = new ArrayDeque<>();
+    private final Admin admin;
+    private final ScheduledExecutorService repairs;
 
     private StreamProcessor(StreamProcessorConfig config, ApplyObserver observer) {
         this.config = config;
         this.topics = Topics.withPrefix(config.topicPrefix());
         this.commandPartitions = TopicInstaller.install(config.bootstrapServers(), topics, config.partitions(),
                 config.replicationFactor());
+        this.admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers(),
+                AdminClientConfig.CLIENT_ID_CONFIG, config.topicPrefix() + "-" + config.instanceId() + "-repair"));
+        this.repairs = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "hanging-transaction-check");
+            t.setDaemon(true);
+            return t;
+        });
         this.settings = new ProcessorSettings(topics, commandPartitions, Duration.ofSeconds(1), 1000,
                 Duration.ofSeconds(5), 5000, config.clock(), new AppliedOffsets(), new RegistryEvents(), observer);
         this.streams = new KafkaStreams(TablestreamTopology.build(settings), streamsProperties(config));
@@ -71,7 +86,44 @@ public final class StreamProcessor implements AutoCloseable {
         return processor;
     }
 
+    /**
+     * Aborts transactions that will never complete on this processor's partitions (see
+     * {@link HangingTransactions}): once before the processor starts, then every few seconds until it
+     * runs (a broker that just restarted may strand one while we start), then every minute.
+     */
+    private void checkHangingTransactions() {
+        String prefix = config.topicPrefix();
+        String applicationId = applicationId(config);
+        try {
+            Object protocol = config.overrides().getOrDefault("security.protocol", "PLAINTEXT");
+            new HangingTransactions(admin, Duration.ofSeconds(30), "PLAINTEXT".equalsIgnoreCase(protocol.toString()))
+                    .repair(topic -> topic.startsWith(prefix + ".") || topic.startsWith(applicationId + "-"));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (RuntimeException e) {
+            LOG.warn("Checking for hanging transactions failed; trying again later: {}", e.toString());
+        }
+    }
+
+    private void scheduleHangingTransactionChecks() {
+        Duration next = isRunning() ? Duration.ofMinutes(1) : Duration.ofSeconds(3);
+        try {
+            repairs.schedule(() -> {
+                checkHangingTransactions();
+                scheduleHangingTransactionChecks();
+            }, next.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            // closing
+        }
+    }
+
+    private static String applicationId(StreamProcessorConfig config) {
+        return config.topicPrefix() + "-processor";
+    }
+
     private void startAndAwaitRunning(Duration timeout) {
+        checkHangingTransactions();
+        scheduleHangingTransactionChecks();
         CountDownLatch running = new CountDownLatch(1);
         streams.setStateListener((now, before) -> {
             LOG.info("Stream processor {} -> {}", before, now);
@@ -93,7 +145,7 @@ public final class StreamProcessor implements AutoCloseable {
 
     static Properties streamsProperties(StreamProcessorConfig config) {
         Properties p = new Properties();
-        p.put(StreamsConfig.APPLICATION_ID_CONFIG, config.topicPrefix() + "-processor");
+        p.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId(config));
         p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
         p.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
         p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, config.commitInterval().toMillis());
@@ -172,8 +224,10 @@ public final class StreamProcessor implements AutoCloseable {
 
     @Override
     public void close() {
+        repairs.shutdownNow();
         if (!streams.close(Duration.ofSeconds(30))) {
             LOG.warn("The stream processor did not stop within 30 s");
         }
+        admin.close(Duration.ofSeconds(5));
     }
 }

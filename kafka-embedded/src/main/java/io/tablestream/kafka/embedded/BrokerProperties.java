@@ -40,6 +40,12 @@ record BrokerProperties(Path dataDirectory, String host, int brokerPort, int con
         p.put("log.dirs", dataDirectory.toString());
         // Kafka's own waits during startup (quorum, catching up, unfencing) give up instead of hanging.
         p.put("server.max.startup.time.ms", Long.toString(startupTimeoutMillis));
+        // After a crash the controller (restarted with the broker) refuses the broker's new registration
+        // until the session of its previous incarnation expires: 9 s by default, all of it added to every
+        // restart. Broker and controller share this process, so a short session costs nothing on the
+        // wire; it is kept long enough to ride out a GC pause or a starved CPU.
+        p.put("broker.session.timeout.ms", "3000");
+        p.put("broker.heartbeat.interval.ms", "500");
 
         // Topics belong to their owners, who create them explicitly.
         p.put("auto.create.topics.enable", "false");

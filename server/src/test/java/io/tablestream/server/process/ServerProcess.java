@@ -241,6 +241,11 @@ public final class ServerProcess implements AutoCloseable {
             List<String> command = new ArrayList<>();
             command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
             command.addAll(jvmOptions);
+            // For a post-mortem: e.g. -DserverProcess.jvmOptions=-Dlogback.configurationFile=logback-child-debug.xml
+            String extra = System.getProperty("serverProcess.jvmOptions", "").strip();
+            if (!extra.isEmpty()) {
+                command.addAll(List.of(extra.split("\\s+")));
+            }
             command.add("-cp");
             command.add(System.getProperty("java.class.path"));
             command.add(Main.class.getName());
