@@ -2,6 +2,7 @@ package io.tablestream.processor;
 
 import io.tablestream.processor.internal.BoundedRocksDbMemory;
 import io.tablestream.processor.internal.HangingTransactions;
+import io.tablestream.processor.internal.state.CommitNotifyingClientSupplier;
 import io.tablestream.processor.internal.StreamsEntityStore;
 import io.tablestream.processor.internal.StreamsTableRegistry;
 import io.tablestream.processor.store.AppliedOffsets;
@@ -63,7 +64,8 @@ public final class StreamProcessor implements AutoCloseable {
         });
         this.settings = new ProcessorSettings(topics, commandPartitions, Duration.ofSeconds(1), 1000,
                 Duration.ofSeconds(5), 5000, config.clock(), new AppliedOffsets(), new RegistryEvents(), observer);
-        this.streams = new KafkaStreams(TablestreamTopology.build(settings), streamsProperties(config));
+        this.streams = new KafkaStreams(TablestreamTopology.build(settings), streamsProperties(config),
+                new CommitNotifyingClientSupplier());
         this.streams.setUncaughtExceptionHandler(this::onThreadFailure);
         this.entities = new StreamsEntityStore(streams, config.clock());
         this.registry = new StreamsTableRegistry(streams, settings.registryEvents());

@@ -94,6 +94,8 @@ class KillRecoveryIT {
             last.awaitServing(RESTART_BOUND);
             restarts.add(last.startedIn());
             verify(last);
+            assertThat(last.linesContaining("corrupted and hence need to be re-initialized"))
+                    .as("no restart threw its stores away to rebuild them from the changelogs").isEmpty();
             last.stop();
         }
         List<Long> millis = restarts.stream().map(Duration::toMillis).sorted().collect(Collectors.toList());
