@@ -206,22 +206,45 @@ final class RawTableClient {
 
         /** The request as bytes on the wire (with Host, Content-Length and Connection: close). */
         byte[] toBytes() {
+            return toBytes(true);
+        }
+
+        /** The request as bytes on the wire for a kept-alive connection (no Connection header). */
+        byte[] toKeepAliveBytes() {
+            return toBytes(false);
+        }
+
+        private byte[] toBytes(boolean close) {
+            List<String> extra = new ArrayList<>();
+            if (body != null) {
+                extra.add("Content-Length: " + body.length);
+            }
+            if (close) {
+                extra.add("Connection: close");
+            }
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            out.writeBytes(head(extra.toArray(String[]::new)));
+            if (body != null) {
+                out.writeBytes(body);
+            }
+            return out.toByteArray();
+        }
+
+        /**
+         * Only the request line and headers, then {@code extraHeaders} ("Name: value" each) and the
+         * blank line: no Content-Length, no Connection header, no body — for framing made by hand.
+         */
+        byte[] head(String... extraHeaders) {
             StringBuilder head = new StringBuilder(method).append(' ').append(rawPath())
                     .append(target.indexOf('?') < 0 ? "" : target.substring(target.indexOf('?')))
                     .append(" HTTP/1.1\r\nHost: ").append(host).append(':').append(port).append("\r\n");
             for (String[] h : allHeaders()) {
                 head.append(h[0]).append(": ").append(h[1]).append("\r\n");
             }
-            if (body != null) {
-                head.append("Content-Length: ").append(body.length).append("\r\n");
+            for (String h : extraHeaders) {
+                head.append(h).append("\r\n");
             }
-            head.append("Connection: close\r\n\r\n");
-            ByteArrayOutputStream out = new ByteArrayOutputStream();
-            out.writeBytes(head.toString().getBytes(StandardCharsets.UTF_8));
-            if (body != null) {
-                out.writeBytes(body);
-            }
-            return out.toByteArray();
+            return head.append("\r\n").toString().getBytes(StandardCharsets.UTF_8);
         }
 
         /** Sends it byte for byte over a socket, bypassing HttpClient's checks. */
@@ -247,6 +270,158 @@ final class RawTableClient {
             return Response.parse(socket.getInputStream().readAllBytes());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        }
+    }
+
+    /** A kept-alive connection to the server, for several requests in a row. */
+    Connection connect() {
+        try {
+            Socket socket = new Socket();
+            socket.connect(new InetSocketAddress(host, port), (int) TIMEOUT.toMillis());
+            socket.setSoTimeout((int) TIMEOUT.toMillis());
+            return new Connection(socket);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * One connection: each {@link #exchange} writes bytes and reads exactly one answer (framed by its
+     * Content-Length or chunked encoding), leaving the connection open for the next.
+     */
+    static final class Connection implements AutoCloseable {
+        private final Socket socket;
+        private final java.io.BufferedInputStream in;
+
+        private Connection(Socket socket) throws IOException {
+            this.socket = socket;
+            this.in = new java.io.BufferedInputStream(socket.getInputStream());
+        }
+
+        /** Fails the read after {@code timeout} without an answer. */
+        Connection timeout(Duration timeout) {
+            try {
+                socket.setSoTimeout((int) timeout.toMillis());
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            return this;
+        }
+
+        /** Writes {@code bytes} (a request, or part of one) without waiting for an answer. */
+        Connection write(byte[] bytes) {
+            try {
+                socket.getOutputStream().write(bytes);
+                socket.getOutputStream().flush();
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            return this;
+        }
+
+        /** Closes the sending half: the server reads the end of the stream. */
+        Connection halfClose() {
+            try {
+                socket.shutdownOutput();
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            return this;
+        }
+
+        /**
+         * Writes {@code request} and reads the answer — also when the server answered and closed
+         * before taking all of it (a refused large body): the answer is then still there to read.
+         */
+        Response exchange(byte[] request) {
+            try {
+                socket.getOutputStream().write(request);
+                socket.getOutputStream().flush();
+            } catch (IOException e) {
+                // read what the server answered before it stopped reading
+            }
+            return read();
+        }
+
+        /** Reads one answer; fails when the server closed the connection or said nothing in time. */
+        Response read() {
+            try {
+                ByteArrayOutputStream head = new ByteArrayOutputStream();
+                int matched = 0;
+                while (matched < 4) {
+                    int b = in.read();
+                    if (b < 0) {
+                        throw new IllegalStateException("The server closed the connection after "
+                                + head.size() + " bytes of an answer: " + head.toString(StandardCharsets.ISO_8859_1));
+                    }
+                    head.write(b);
+                    matched = (b == (matched % 2 == 0 ? '\r' : '\n')) ? matched + 1 : (b == '\r' ? 1 : 0);
+                }
+                Response parsed = Response.parse(head.toByteArray());
+                String length = parsed.header("Content-Length");
+                String te = parsed.header("Transfer-Encoding");
+                byte[] body;
+                if (te != null && te.toLowerCase(Locale.ROOT).contains("chunked")) {
+                    body = readChunked();
+                } else if (length != null) {
+                    body = in.readNBytes(Integer.parseInt(length));
+                } else if ("close".equalsIgnoreCase(parsed.header("Connection"))) {
+                    body = in.readAllBytes();
+                } else {
+                    body = new byte[0];
+                }
+                return new Response(parsed.status(), parsed.headers(), body);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+
+        /** Whether the server has closed its side (nothing more to read), waiting up to {@code wait}. */
+        boolean closedByServer(Duration wait) {
+            try {
+                socket.setSoTimeout((int) wait.toMillis());
+                return in.read() < 0;
+            } catch (java.net.SocketTimeoutException e) {
+                return false;
+            } catch (IOException e) {
+                return true; // reset
+            }
+        }
+
+        private byte[] readChunked() throws IOException {
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            while (true) {
+                String line = readLine();
+                int size = Integer.parseInt(line.split(";")[0].trim(), 16);
+                if (size == 0) {
+                    while (!readLine().isEmpty()) {
+                        // trailers
+                    }
+                    return out.toByteArray();
+                }
+                out.write(in.readNBytes(size));
+                readLine();
+            }
+        }
+
+        private String readLine() throws IOException {
+            StringBuilder line = new StringBuilder();
+            int b;
+            while ((b = in.read()) >= 0 && b != '\n') {
+                if (b != '\r') {
+                    line.append((char) b);
+                }
+            }
+            return line.toString();
+        }
+
+        @Override
+        public void close() {
+            try {
+                socket.close();
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
         }
     }
 
