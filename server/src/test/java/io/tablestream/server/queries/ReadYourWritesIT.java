@@ -109,13 +109,23 @@ class ReadYourWritesIT {
     }
 
     @Test
-    void aTokenNamingAWriteNeverMadeEndsInServerBusyInsteadOfHanging(TableServiceClient service, RunningServer server) {
+    void aTokenNamingAWriteNeverMadeIsRefusedAtOnce(TableServiceClient service, RunningServer server) {
         TableClient table = TableFixtures.givenTable(service, "RywFuture");
+        Response<Void> created = table.createEntityWithResponse(new TableEntity("p", "r"), null, null);
+        String[] position = created.getHeaders().getValue(TOKEN).split(":");
+        String justPastTheEnd = position[0] + ":" + (Long.parseLong(position[1]) + 1_000_000);
 
-        SignedHttp.Response r = SignedHttp.signedFor(server).get(table.getTableName() + "()", query("$top", "1"),
+        long start = System.nanoTime();
+        SignedHttp.Response far = SignedHttp.signedFor(server).get(table.getTableName() + "()", query("$top", "1"),
                 TOKEN, "0:999999999");
+        SignedHttp.Response past = SignedHttp.signedFor(server).get(table.getTableName() + "(PartitionKey='p',RowKey='r')",
+                "", TOKEN, justPastTheEnd);
+        long millis = (System.nanoTime() - start) / 1_000_000;
 
-        assertThat(r.status()).isEqualTo(503);
-        assertThat(r.errorCode()).isEqualTo("ServerBusy");
+        assertThat(far.status()).as(far.body()).isEqualTo(400);
+        assertThat(far.errorCode()).isEqualTo("InvalidHeaderValue");
+        assertThat(past.status()).as(past.body()).isEqualTo(400);
+        assertThat(past.errorCode()).isEqualTo("InvalidHeaderValue");
+        assertThat(millis).as("both answered without waiting for the session timeout (5 s)").isLessThan(4_000);
     }
 }
