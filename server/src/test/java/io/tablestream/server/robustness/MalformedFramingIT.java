@@ -1,11 +1,12 @@
 package io.tablestream.server.robustness;
 
-import static io.tablestream.server.robustness.ServiceErrors.assertServiceError;
-import static io.tablestream.server.robustness.ServiceErrors.assertWellFormedClientError;
+import static io.tablestream.server.ServiceErrors.assertServiceError;
+import static io.tablestream.server.ServiceErrors.assertWellFormedClientError;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.azure.data.tables.TableClient;
 import com.azure.data.tables.models.TableEntity;
+import io.tablestream.server.RawTableClient;
 import io.tablestream.server.ServerSettings;
 import io.tablestream.server.TablestreamServerExtension;
 import io.tablestream.server.TablestreamServerExtension.RunningServer;

@@ -1,12 +1,15 @@
-package io.tablestream.server.robustness;
+package io.tablestream.server;
 
-import io.tablestream.server.TablestreamServerExtension;
+import com.azure.json.JsonProviders;
+import com.azure.json.JsonReader;
+import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.net.SocketTimeoutException;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
@@ -19,7 +22,9 @@ import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Base64;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -29,126 +34,226 @@ import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
 /**
- * Sends what the SDK cannot: hand-made requests to the emulator account, signed with SharedKeyLite
- * (string-to-sign: the date, a line break, {@code /devstoreaccount1} + the raw path, plus
- * {@code ?comp=...} when the request has one) unless asked not to. Requests go over
- * {@link HttpClient}, or byte for byte over a socket for what it refuses to send (a malformed
- * path, a body cut short).
+ * The tests' one raw HTTP client, for what the SDK cannot send or does not show: hand-made requests
+ * to the emulator account, signed as the service documents — SharedKeyLite ({@code Date\n} +
+ * canonicalized resource) by default, SharedKey ({@code VERB\nContent-MD5\nContent-Type\nDate\n} +
+ * canonicalized resource) when asked, where the canonicalized resource is {@code /devstoreaccount1}
+ * + the raw path (so the account appears twice under path-style addressing) + {@code ?comp=...}
+ * when the request has one — or not signed at all. Requests go over {@link HttpClient}, or byte for
+ * byte over a socket for what it refuses to send (a malformed path, a body cut short, broken
+ * framing), on a new connection or a kept-alive one.
  */
-final class RawTableClient {
-    static final String ACCOUNT = "devstoreaccount1";
+public final class RawTableClient {
+    public static final String ACCOUNT = "devstoreaccount1";
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
-    private static final byte[] KEY = Base64.getDecoder().decode(TablestreamServerExtension.EMULATOR_KEY);
-
-    private final String host;
-    private final int port;
-    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+    private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(TIMEOUT).build();
 
-    RawTableClient(int port) {
-        this.host = "127.0.0.1";
+    /** How a request proves who sent it. */
+    public enum Signing { SHARED_KEY_LITE, SHARED_KEY, NONE }
+
+    private final String host = "127.0.0.1";
+    private final int port;
+    private final byte[] key;
+    private final Signing signing;
+
+    private RawTableClient(int port, byte[] key, Signing signing) {
         this.port = port;
+        this.key = key;
+        this.signing = signing;
     }
 
-    int port() {
+    /** Requests signed with SharedKeyLite by the emulator account's key. */
+    public RawTableClient(int port) {
+        this(port, Base64.getDecoder().decode(TablestreamServerExtension.EMULATOR_KEY), Signing.SHARED_KEY_LITE);
+    }
+
+    public static RawTableClient to(TablestreamServerExtension.RunningServer server) {
+        return new RawTableClient(server.port());
+    }
+
+    /** The same client signing with {@code base64Key}, which need not be the account's. */
+    public RawTableClient withKey(String base64Key) {
+        return new RawTableClient(port, Base64.getDecoder().decode(base64Key), signing);
+    }
+
+    /** The same client signing every request this way (each request may still choose otherwise). */
+    public RawTableClient signing(Signing how) {
+        return new RawTableClient(port, key, how);
+    }
+
+    public int port() {
         return port;
     }
 
     /** {@code target}: the raw (already encoded) path and query below the account, e.g. {@code Tables?$top=1}. */
-    Request request(String method, String target) {
-        return new Request(method, target);
+    public Request request(String method, String target) {
+        return new Request(method, "/" + ACCOUNT + "/" + target);
     }
 
-    Request get(String target) {
+    public Request get(String target) {
         return request("GET", target);
     }
 
+    /** A request to a whole raw path and query, e.g. {@code /otheraccount/t} or {@code /devstoreaccount1?comp=x}. */
+    public Request requestAt(String method, String pathAndQuery) {
+        return new Request(method, pathAndQuery);
+    }
+
+    /**
+     * Sends {@code method} to {@code target} (below the account) with {@code body} (null for none;
+     * JSON unless a Content-Type is given) and headers as name, value pairs, which replace the
+     * defaults of the same name.
+     */
+    public Response send(String method, String target, String body, String... headers) {
+        Request r = request(method, target);
+        if (body != null) {
+            r.body(body);
+        }
+        for (int i = 0; i < headers.length; i += 2) {
+            r.set(headers[i], headers[i + 1]);
+        }
+        return r.send();
+    }
+
+    /** GET {@code target} (below the account) with headers as name, value pairs replacing the defaults. */
+    public Response read(String target, String... headers) {
+        return send("GET", target, null, headers);
+    }
+
     /** A query parameter value, percent-encoded as the SDKs do (a space as %20). */
-    static String encode(String value) {
+    public static String encode(String value) {
         return URLEncoder.encode(value, StandardCharsets.UTF_8).replace("+", "%20");
     }
 
+    /** {@code name=value} pairs as a query string, each value percent-encoded. */
+    public static String query(String... namesAndValues) {
+        List<String> pairs = new ArrayList<>();
+        for (int i = 0; i < namesAndValues.length; i += 2) {
+            pairs.add(namesAndValues[i] + "=" + encode(namesAndValues[i + 1]));
+        }
+        return String.join("&", pairs);
+    }
+
     /** The RFC 1123 date of {@code time}, as x-ms-date wants it. */
-    static String httpDate(ZonedDateTime time) {
+    public static String httpDate(ZonedDateTime time) {
         return DateTimeFormatter.RFC_1123_DATE_TIME.format(time.withZoneSameInstant(ZoneOffset.UTC));
     }
 
-    static String sharedKeyLite(String account, byte[] key, String date, String rawPath, String comp) {
-        String stringToSign = date + "\n/" + account + rawPath + (comp == null ? "" : "?comp=" + comp);
+    /** The SharedKeyLite Authorization value of {@code account} over {@code date} and the canonicalized resource. */
+    public static String sharedKeyLite(String account, byte[] key, String date, String rawPath, String comp) {
+        return "SharedKeyLite " + account + ":" + sign(key, date + "\n" + canonicalized(account, rawPath, comp));
+    }
+
+    /** The SharedKey Authorization value: the verb, Content-MD5, Content-Type and date over the resource. */
+    public static String sharedKey(String account, byte[] key, String method, String contentMd5, String contentType,
+                                   String date, String rawPath, String comp) {
+        String stringToSign = method + "\n" + (contentMd5 == null ? "" : contentMd5) + "\n"
+                + (contentType == null ? "" : contentType) + "\n" + (date == null ? "" : date) + "\n"
+                + canonicalized(account, rawPath, comp);
+        return "SharedKey " + account + ":" + sign(key, stringToSign);
+    }
+
+    private static String canonicalized(String account, String rawPath, String comp) {
+        return "/" + account + rawPath + (comp == null ? "" : "?comp=" + comp);
+    }
+
+    private static String sign(byte[] key, String stringToSign) {
         try {
             Mac mac = Mac.getInstance("HmacSHA256");
             mac.init(new SecretKeySpec(key, "HmacSHA256"));
-            return "SharedKeyLite " + account + ":"
-                    + Base64.getEncoder().encodeToString(mac.doFinal(stringToSign.getBytes(StandardCharsets.UTF_8)));
+            return Base64.getEncoder().encodeToString(mac.doFinal(stringToSign.getBytes(StandardCharsets.UTF_8)));
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException(e);
         }
     }
 
     /** A request being put together; headers keep their order and may repeat. */
-    final class Request {
+    public final class Request {
         private final String method;
-        private final String target;
+        private final String rawPath;
+        private final String rawQuery;
         private final List<String[]> headers = new ArrayList<>();
         private byte[] body;
-        private boolean signed = true;
+        private Signing signing = RawTableClient.this.signing;
         private String date = httpDate(ZonedDateTime.now());
+        private String version = "2020-12-06";
+        private String dataServiceVersion = "3.0";
         private String accept = "application/json;odata=minimalmetadata";
         private String contentType = "application/json";
 
-        private Request(String method, String target) {
+        private Request(String method, String pathAndQuery) {
             this.method = method;
-            this.target = target;
+            int q = pathAndQuery.indexOf('?');
+            this.rawPath = q < 0 ? pathAndQuery : pathAndQuery.substring(0, q);
+            this.rawQuery = q < 0 ? null : pathAndQuery.substring(q + 1);
         }
 
-        Request header(String name, String value) {
+        /** Adds a header (after the generated ones; a name may repeat). */
+        public Request header(String name, String value) {
             headers.add(new String[] {name, value});
             return this;
         }
 
-        Request body(String json) {
+        /** Sets a header: replaces the generated one of that name (Accept, x-ms-date, ...), else adds it. */
+        public Request set(String name, String value) {
+            switch (name.toLowerCase(Locale.ROOT)) {
+                case "accept" -> accept = value;
+                case "content-type" -> contentType = value;
+                case "x-ms-date" -> date = value;
+                case "x-ms-version" -> version = value;
+                case "dataserviceversion" -> dataServiceVersion = value;
+                default -> header(name, value);
+            }
+            return this;
+        }
+
+        public Request body(String json) {
             return body(json.getBytes(StandardCharsets.UTF_8));
         }
 
-        Request body(byte[] bytes) {
+        public Request body(byte[] bytes) {
             this.body = bytes;
             return this;
         }
 
         /** null sends no Content-Type. */
-        Request contentType(String value) {
+        public Request contentType(String value) {
             this.contentType = value;
             return this;
         }
 
         /** null sends no Accept. */
-        Request accept(String value) {
+        public Request accept(String value) {
             this.accept = value;
             return this;
         }
 
-        Request date(String value) {
+        /** null sends no x-ms-date. */
+        public Request date(String value) {
             this.date = value;
             return this;
         }
 
         /** No Authorization header (other headers may still carry one). */
-        Request unsigned() {
-            this.signed = false;
+        public Request unsigned() {
+            return signing(Signing.NONE);
+        }
+
+        public Request signing(Signing how) {
+            this.signing = how;
             return this;
         }
 
-        String rawPath() {
-            int q = target.indexOf('?');
-            return "/" + ACCOUNT + "/" + (q < 0 ? target : target.substring(0, q));
+        public String rawPath() {
+            return rawPath;
         }
 
         private String comp() {
-            int q = target.indexOf('?');
-            if (q < 0) {
+            if (rawQuery == null) {
                 return null;
             }
-            for (String p : target.substring(q + 1).split("&")) {
+            for (String p : rawQuery.split("&")) {
                 if (p.startsWith("comp=")) {
                     return p.substring(5);
                 }
@@ -156,30 +261,43 @@ final class RawTableClient {
             return null;
         }
 
+        private String pathAndQuery() {
+            return rawPath + (rawQuery == null ? "" : "?" + rawQuery);
+        }
+
         /** Every header this request sends, the generated ones first. */
-        List<String[]> allHeaders() {
+        public List<String[]> allHeaders() {
             List<String[]> all = new ArrayList<>();
-            all.add(new String[] {"x-ms-version", "2020-12-06"});
-            all.add(new String[] {"DataServiceVersion", "3.0"});
+            if (version != null) {
+                all.add(new String[] {"x-ms-version", version});
+            }
+            if (dataServiceVersion != null) {
+                all.add(new String[] {"DataServiceVersion", dataServiceVersion});
+            }
             if (accept != null) {
                 all.add(new String[] {"Accept", accept});
             }
             if (date != null) {
                 all.add(new String[] {"x-ms-date", date});
             }
-            if (signed) {
-                all.add(new String[] {"Authorization", sharedKeyLite(ACCOUNT, KEY, date, rawPath(), comp())});
+            String sentContentType = body != null && contentType != null ? contentType : null;
+            switch (signing) {
+                case SHARED_KEY_LITE -> all.add(new String[] {"Authorization",
+                        sharedKeyLite(ACCOUNT, key, date, rawPath, comp())});
+                case SHARED_KEY -> all.add(new String[] {"Authorization",
+                        sharedKey(ACCOUNT, key, method, null, sentContentType, date, rawPath, comp())});
+                case NONE -> { }
             }
-            if (body != null && contentType != null) {
-                all.add(new String[] {"Content-Type", contentType});
+            if (sentContentType != null) {
+                all.add(new String[] {"Content-Type", sentContentType});
             }
             all.addAll(headers);
             return all;
         }
 
         HttpRequest toHttpRequest() {
-            HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://" + host + ":" + port + rawPath()
-                            + (target.indexOf('?') < 0 ? "" : target.substring(target.indexOf('?'))))).timeout(TIMEOUT)
+            HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://" + host + ":" + port + pathAndQuery()))
+                    .timeout(TIMEOUT)
                     .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
                             : HttpRequest.BodyPublishers.ofByteArray(body));
             for (String[] h : allHeaders()) {
@@ -189,9 +307,9 @@ final class RawTableClient {
         }
 
         /** Sends it with {@link HttpClient}. */
-        Response send() {
+        public Response send() {
             try {
-                return Response.of(http.send(toHttpRequest(), HttpResponse.BodyHandlers.ofByteArray()));
+                return Response.of(HTTP.send(toHttpRequest(), HttpResponse.BodyHandlers.ofByteArray()));
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             } catch (InterruptedException e) {
@@ -200,17 +318,17 @@ final class RawTableClient {
             }
         }
 
-        CompletableFuture<Response> sendAsync() {
-            return http.sendAsync(toHttpRequest(), HttpResponse.BodyHandlers.ofByteArray()).thenApply(Response::of);
+        public CompletableFuture<Response> sendAsync() {
+            return HTTP.sendAsync(toHttpRequest(), HttpResponse.BodyHandlers.ofByteArray()).thenApply(Response::of);
         }
 
         /** The request as bytes on the wire (with Host, Content-Length and Connection: close). */
-        byte[] toBytes() {
+        public byte[] toBytes() {
             return toBytes(true);
         }
 
         /** The request as bytes on the wire for a kept-alive connection (no Connection header). */
-        byte[] toKeepAliveBytes() {
+        public byte[] toKeepAliveBytes() {
             return toBytes(false);
         }
 
@@ -234,9 +352,8 @@ final class RawTableClient {
          * Only the request line and headers, then {@code extraHeaders} ("Name: value" each) and the
          * blank line: no Content-Length, no Connection header, no body — for framing made by hand.
          */
-        byte[] head(String... extraHeaders) {
-            StringBuilder head = new StringBuilder(method).append(' ').append(rawPath())
-                    .append(target.indexOf('?') < 0 ? "" : target.substring(target.indexOf('?')))
+        public byte[] head(String... extraHeaders) {
+            StringBuilder head = new StringBuilder(method).append(' ').append(pathAndQuery())
                     .append(" HTTP/1.1\r\nHost: ").append(host).append(':').append(port).append("\r\n");
             for (String[] h : allHeaders()) {
                 head.append(h[0]).append(": ").append(h[1]).append("\r\n");
@@ -247,14 +364,14 @@ final class RawTableClient {
             return head.append("\r\n").toString().getBytes(StandardCharsets.UTF_8);
         }
 
-        /** Sends it byte for byte over a socket, bypassing HttpClient's checks. */
-        Response sendOverSocket() {
+        /** Sends it byte for byte over a new socket, bypassing HttpClient's checks. */
+        public Response sendOverSocket() {
             return exchange(toBytes());
         }
     }
 
     /** Writes {@code request} on a new connection and reads the answer until the server closes it. */
-    Response exchange(byte[] request) {
+    public Response exchange(byte[] request) {
         try (Socket socket = new Socket()) {
             socket.connect(new InetSocketAddress(host, port), (int) TIMEOUT.toMillis());
             socket.setSoTimeout((int) TIMEOUT.toMillis());
@@ -273,8 +390,20 @@ final class RawTableClient {
         }
     }
 
+    /** Opens a connection, writes {@code partial}, and drops the connection without finishing. */
+    public void abandon(byte[] partial) {
+        try (Socket socket = new Socket()) {
+            socket.connect(new InetSocketAddress(host, port), (int) TIMEOUT.toMillis());
+            socket.setSoLinger(true, 0); // a reset, as a client that dies mid-request
+            socket.getOutputStream().write(partial);
+            socket.getOutputStream().flush();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     /** A kept-alive connection to the server, for several requests in a row. */
-    Connection connect() {
+    public Connection connect() {
         try {
             Socket socket = new Socket();
             socket.connect(new InetSocketAddress(host, port), (int) TIMEOUT.toMillis());
@@ -289,17 +418,17 @@ final class RawTableClient {
      * One connection: each {@link #exchange} writes bytes and reads exactly one answer (framed by its
      * Content-Length or chunked encoding), leaving the connection open for the next.
      */
-    static final class Connection implements AutoCloseable {
+    public static final class Connection implements AutoCloseable {
         private final Socket socket;
-        private final java.io.BufferedInputStream in;
+        private final BufferedInputStream in;
 
         private Connection(Socket socket) throws IOException {
             this.socket = socket;
-            this.in = new java.io.BufferedInputStream(socket.getInputStream());
+            this.in = new BufferedInputStream(socket.getInputStream());
         }
 
-        /** Fails the read after {@code timeout} without an answer. */
-        Connection timeout(Duration timeout) {
+        /** Fails a read after {@code timeout} without an answer. */
+        public Connection timeout(Duration timeout) {
             try {
                 socket.setSoTimeout((int) timeout.toMillis());
             } catch (IOException e) {
@@ -309,7 +438,7 @@ final class RawTableClient {
         }
 
         /** Writes {@code bytes} (a request, or part of one) without waiting for an answer. */
-        Connection write(byte[] bytes) {
+        public Connection write(byte[] bytes) {
             try {
                 socket.getOutputStream().write(bytes);
                 socket.getOutputStream().flush();
@@ -320,7 +449,7 @@ final class RawTableClient {
         }
 
         /** Closes the sending half: the server reads the end of the stream. */
-        Connection halfClose() {
+        public Connection halfClose() {
             try {
                 socket.shutdownOutput();
             } catch (IOException e) {
@@ -333,7 +462,7 @@ final class RawTableClient {
          * Writes {@code request} and reads the answer — also when the server answered and closed
          * before taking all of it (a refused large body): the answer is then still there to read.
          */
-        Response exchange(byte[] request) {
+        public Response exchange(byte[] request) {
             try {
                 socket.getOutputStream().write(request);
                 socket.getOutputStream().flush();
@@ -344,7 +473,7 @@ final class RawTableClient {
         }
 
         /** Reads one answer; fails when the server closed the connection or said nothing in time. */
-        Response read() {
+        public Response read() {
             try {
                 ByteArrayOutputStream head = new ByteArrayOutputStream();
                 int matched = 0;
@@ -355,7 +484,7 @@ final class RawTableClient {
                                 + head.size() + " bytes of an answer: " + head.toString(StandardCharsets.ISO_8859_1));
                     }
                     head.write(b);
-                    matched = (b == (matched % 2 == 0 ? '\r' : '\n')) ? matched + 1 : (b == '\r' ? 1 : 0);
+                    matched = b == (matched % 2 == 0 ? '\r' : '\n') ? matched + 1 : b == '\r' ? 1 : 0;
                 }
                 Response parsed = Response.parse(head.toByteArray());
                 String length = parsed.header("Content-Length");
@@ -377,11 +506,11 @@ final class RawTableClient {
         }
 
         /** Whether the server has closed its side (nothing more to read), waiting up to {@code wait}. */
-        boolean closedByServer(Duration wait) {
+        public boolean closedByServer(Duration wait) {
             try {
                 socket.setSoTimeout((int) wait.toMillis());
                 return in.read() < 0;
-            } catch (java.net.SocketTimeoutException e) {
+            } catch (SocketTimeoutException e) {
                 return false;
             } catch (IOException e) {
                 return true; // reset
@@ -425,28 +554,17 @@ final class RawTableClient {
         }
     }
 
-    /** Opens a connection, writes {@code partial}, and drops the connection without finishing. */
-    void abandon(byte[] partial) {
-        try (Socket socket = new Socket()) {
-            socket.connect(new InetSocketAddress(host, port), (int) TIMEOUT.toMillis());
-            socket.setSoLinger(true, 0); // a reset, as a client that dies mid-request
-            socket.getOutputStream().write(partial);
-            socket.getOutputStream().flush();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    /** An answer: status, headers (names case-insensitive) and body. */
-    record Response(int status, Map<String, List<String>> headers, byte[] body) {
+    /** An answer: status, headers (names case-insensitive) and the body's bytes. */
+    public record Response(int status, Map<String, List<String>> headers, byte[] bytes) {
         static Response of(HttpResponse<byte[]> r) {
             Map<String, List<String>> h = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
             h.putAll(r.headers().map());
             return new Response(r.statusCode(), h, r.body());
         }
 
-        static Response parse(byte[] raw) {
-            int headEnd = indexOf(raw, "\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+        /** An answer as it came over the wire (a chunked body is put together). */
+        public static Response parse(byte[] raw) {
+            int headEnd = indexOf(raw, "\r\n\r\n".getBytes(StandardCharsets.US_ASCII), 0);
             if (headEnd < 0) {
                 throw new IllegalStateException("No complete response head in " + raw.length + " bytes: "
                         + new String(raw, StandardCharsets.ISO_8859_1));
@@ -459,7 +577,7 @@ final class RawTableClient {
                 h.computeIfAbsent(lines[i].substring(0, colon).trim(), k -> new ArrayList<>())
                         .add(lines[i].substring(colon + 1).trim());
             }
-            byte[] rest = java.util.Arrays.copyOfRange(raw, headEnd + 4, raw.length);
+            byte[] rest = Arrays.copyOfRange(raw, headEnd + 4, raw.length);
             List<String> te = h.get("Transfer-Encoding");
             if (te != null && te.get(0).toLowerCase(Locale.ROOT).contains("chunked")) {
                 rest = dechunk(rest);
@@ -471,11 +589,10 @@ final class RawTableClient {
             ByteArrayOutputStream out = new ByteArrayOutputStream();
             int pos = 0;
             while (pos < chunked.length) {
-                int lineEnd = indexOf(java.util.Arrays.copyOfRange(chunked, pos, chunked.length),
-                        "\r\n".getBytes(StandardCharsets.US_ASCII));
-                int size = Integer.parseInt(new String(chunked, pos, lineEnd, StandardCharsets.US_ASCII).split(";")[0]
-                        .trim(), 16);
-                pos += lineEnd + 2;
+                int lineEnd = indexOf(chunked, "\r\n".getBytes(StandardCharsets.US_ASCII), pos);
+                int size = Integer.parseInt(new String(chunked, pos, lineEnd - pos, StandardCharsets.US_ASCII)
+                        .split(";")[0].trim(), 16);
+                pos = lineEnd + 2;
                 if (size == 0) {
                     break;
                 }
@@ -485,9 +602,9 @@ final class RawTableClient {
             return out.toByteArray();
         }
 
-        private static int indexOf(byte[] haystack, byte[] needle) {
+        private static int indexOf(byte[] haystack, byte[] needle, int from) {
             outer:
-            for (int i = 0; i + needle.length <= haystack.length; i++) {
+            for (int i = from; i + needle.length <= haystack.length; i++) {
                 for (int j = 0; j < needle.length; j++) {
                     if (haystack[i + j] != needle[j]) {
                         continue outer;
@@ -498,18 +615,45 @@ final class RawTableClient {
             return -1;
         }
 
-        String header(String name) {
+        /** The first value of a header, or null. */
+        public String header(String name) {
             List<String> values = headers.get(name);
             return values == null || values.isEmpty() ? null : values.get(0);
         }
 
-        String text() {
-            return new String(body, StandardCharsets.UTF_8);
+        public String errorCode() {
+            return header("x-ms-error-code");
+        }
+
+        /** The body as UTF-8 text. */
+        public String body() {
+            return new String(bytes, StandardCharsets.UTF_8);
+        }
+
+        /** The body as a JSON object. */
+        @SuppressWarnings("unchecked")
+        public Map<String, Object> json() {
+            try (JsonReader reader = JsonProviders.createReader(bytes)) {
+                reader.nextToken();
+                return (Map<String, Object>) reader.readUntyped();
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+
+        /** The {@code value} array of a feed, each row a JSON object in order. */
+        @SuppressWarnings("unchecked")
+        public List<Map<String, Object>> rows() {
+            List<Map<String, Object>> rows = new ArrayList<>();
+            for (Object o : (List<Object>) json().get("value")) {
+                rows.add(new LinkedHashMap<>((Map<String, Object>) o));
+            }
+            return rows;
         }
 
         @Override
         public String toString() {
-            return status + " " + headers + " " + text();
+            return status + " " + headers + " " + body();
         }
     }
 }
