@@ -245,6 +245,10 @@ public final class RawTableClient {
             return this;
         }
 
+        public String method() {
+            return method;
+        }
+
         public String rawPath() {
             return rawPath;
         }
