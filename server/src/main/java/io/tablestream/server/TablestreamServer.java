@@ -17,6 +17,7 @@ import io.tablestream.protocol.http.OperationHandler;
 import io.tablestream.protocol.http.SignedCallerAuthenticator;
 import io.tablestream.protocol.http.TableServiceEndpoint;
 import io.tablestream.query.http.ReadHandlers;
+import io.tablestream.query.kafka.KafkaCommandLogEnds;
 import io.tablestream.query.routing.StreamsKeyLocator;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -86,13 +87,17 @@ public final class TablestreamServer implements AutoCloseable {
             responders.awaitTermination(5, TimeUnit.SECONDS);
         });
 
+        Duration sessionTimeout = Duration.ofMillis(config.get(ServerSettings.SESSION_TIMEOUT_MS));
+        KafkaCommandLogEnds logEnds = KafkaCommandLogEnds.open(bootstrap, processor.topics().commands().name(),
+                processor.commandPartitions(), sessionTimeout);
+        started.push(logEnds);
+
         Map<Operation, OperationHandler> handlers = new EnumMap<>(Operation.class);
         handlers.putAll(WriteHandlers.create(commandLog, processor.registry(), clock,
                 Duration.ofMillis(config.get(ServerSettings.WRITE_TIMEOUT_MS)), Duration.ofSeconds(10), responders));
         handlers.putAll(ReadHandlers.create(processor.registry(), processor.entities(),
                 new StreamsKeyLocator(processor.entities(), processor.commandPartitions()), processor.appliedOffsets(),
-                Duration.ofMillis(config.get(ServerSettings.SESSION_TIMEOUT_MS)),
-                config.get(ServerSettings.QUERY_ROW_BUDGET), responders));
+                logEnds, sessionTimeout, config.get(ServerSettings.QUERY_ROW_BUDGET), responders));
 
         Authenticator authenticator = new Authenticator(accountKeys(config),
                 StoredAccessPolicies.of(processor.registry()), clock,

@@ -68,25 +68,26 @@ public final class ReadHandlers {
     private final Executor readers;
 
     private ReadHandlers(TableRegistry registry, EntityStore store, KeyLocator locator, AppliedOffsets applied,
-                         Duration sessionTimeout, int rowBudget, Executor readers) {
+                         CommandLogEnds ends, Duration sessionTimeout, int rowBudget, Executor readers) {
         this.registry = registry;
         this.tables = new TableLookup(registry);
         this.store = store;
         this.locator = locator;
         this.pages = new PageReader(store, locator, rowBudget, 4L * 1024 * 1024);
-        this.sessions = new SessionWait(applied, sessionTimeout);
+        this.sessions = new SessionWait(applied, ends, sessionTimeout);
         this.readers = readers;
     }
 
     /**
+     * @param ends where the command log ends: a session token past it is refused at once
      * @param sessionTimeout how long a read waits for the writes its session token names
      * @param rowBudget rows a Query Entities page examines at most before it ends with a continuation
      * @param readers where reads that had to wait run (never on the thread that ended the wait)
      */
     public static Map<Operation, OperationHandler> create(TableRegistry registry, EntityStore store, KeyLocator locator,
-                                                          AppliedOffsets applied, Duration sessionTimeout,
-                                                          int rowBudget, Executor readers) {
-        ReadHandlers h = new ReadHandlers(registry, store, locator, applied, sessionTimeout, rowBudget, readers);
+                                                          AppliedOffsets applied, CommandLogEnds ends,
+                                                          Duration sessionTimeout, int rowBudget, Executor readers) {
+        ReadHandlers h = new ReadHandlers(registry, store, locator, applied, ends, sessionTimeout, rowBudget, readers);
         Map<Operation, OperationHandler> handlers = new EnumMap<>(Operation.class);
         handlers.put(Operation.QUERY_TABLES, h::queryTables);
         handlers.put(Operation.GET_ENTITY, h::getEntity);

@@ -13,9 +13,8 @@ import com.azure.data.tables.models.TableEntityUpdateMode;
 import com.azure.data.tables.models.TableTransactionAction;
 import com.azure.data.tables.models.TableTransactionActionType;
 import io.tablestream.server.ServerSettings;
-import io.tablestream.server.SignedHttp;
+import io.tablestream.server.RawTableClient;
 import io.tablestream.server.process.ServerProcess;
-import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -150,16 +149,16 @@ class KillRecoveryIT {
             batcher.submitTransactionWithResponse(actions, null, Context.NONE);
             batches.add(pk);
         }));
-        SignedHttp http = SignedHttp.to(server.endpoint());
+        RawTableClient http = new RawTableClient(server.port());
         for (int w = 0; w < 2; w++) {
             String pk = "async-" + round + "-" + w;
             writers.add(writer(killed, i -> {
                 String rk = "r" + i;
-                HttpResponse<String> r = http.send("POST", TABLE,
+                RawTableClient.Response r = http.send("POST", TABLE,
                         "{\"PartitionKey\":\"" + pk + "\",\"RowKey\":\"" + rk + "\",\"N\":" + i + "}",
                         "Prefer", "respond-async");
-                if (r.statusCode() != 202) {
-                    throw new IllegalStateException("async insert answered " + r.statusCode() + ": " + r.body());
+                if (r.status() != 202) {
+                    throw new IllegalStateException("async insert answered " + r.status() + ": " + r.body());
                 }
                 accepted.add(pk + "/" + rk);
             }));
