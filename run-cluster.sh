@@ -83,11 +83,12 @@ CLASSPATH="server/target/classes:$(cat server/target/classpath.txt)"
 mkdir -p "$DIR"
 
 if ! running kafka; then
-  java -Xmx512m -cp "$CLASSPATH" io.tablestream.kafka.embedded.BrokerMain "$DIR/kafka" "$KAFKA_PORT" \
-    "$KAFKA_CONTROLLER_PORT" >"$DIR/kafka.log" 2>&1 &
+  : >"$DIR/kafka.log"
+  java -Xmx512m -cp "$CLASSPATH" io.tablestream.kafka.embedded.StandaloneBroker --data-dir "$DIR/kafka" \
+    --port "$KAFKA_PORT" --controller-port "$KAFKA_CONTROLLER_PORT" >>"$DIR/kafka.log" 2>&1 &
   echo $! >"$DIR/kafka.pid"
 fi
-await_line kafka "$DIR/kafka.log" "Kafka broker ready at" 120
+await_line kafka "$DIR/kafka.log" "ready in" 120
 
 for i in "${!PORTS[@]}"; do
   name="node-$((i + 1))"

@@ -48,7 +48,8 @@ public final class ServerSettings {
     public static final Setting<Integer> WRITE_TIMEOUT_MS = Setting.integer("write-timeout-ms", 10_000,
             "How long a sync write waits for its outcome before answering 503 with Retry-After.");
     public static final Setting<Integer> SESSION_TIMEOUT_MS = Setting.integer("session-timeout-ms", 5_000,
-            "How long a read carrying x-ms-session-token waits for the writes it names.");
+            "How long a read carrying x-ms-session-token waits for the writes it names (and for the command log's end,"
+                    + " when the token names an offset past the end last seen).");
     public static final Setting<Integer> QUERY_ROW_BUDGET = Setting.integer("query-row-budget", 50_000,
             "Rows one Query Entities page examines at most; a page reaching it ends early, possibly empty, with a"
                     + " continuation (as the service's own pages may), so a sparse filter never scans a whole table at once.");

@@ -18,6 +18,7 @@ import io.tablestream.protocol.http.SignedCallerAuthenticator;
 import io.tablestream.protocol.http.TableServiceEndpoint;
 import io.tablestream.query.http.ReadHandlers;
 import io.tablestream.query.http.ClusterStatus;
+import io.tablestream.query.kafka.KafkaCommandLogEnds;
 import io.tablestream.query.routing.Instance;
 import io.tablestream.query.routing.InstanceClient;
 import io.tablestream.query.routing.KeyLocator;
@@ -95,6 +96,11 @@ public final class TablestreamServer implements AutoCloseable {
             responders.awaitTermination(5, TimeUnit.SECONDS);
         });
 
+        Duration sessionTimeout = Duration.ofMillis(config.get(ServerSettings.SESSION_TIMEOUT_MS));
+        KafkaCommandLogEnds logEnds = KafkaCommandLogEnds.open(bootstrap, processor.topics().commands().name(),
+                processor.commandPartitions(), sessionTimeout);
+        started.push(logEnds);
+
         Map<Operation, OperationHandler> handlers = new EnumMap<>(Operation.class);
         handlers.putAll(WriteHandlers.create(commandLog, processor.registry(), clock,
                 Duration.ofMillis(config.get(ServerSettings.WRITE_TIMEOUT_MS)), Duration.ofSeconds(10), responders));
@@ -106,8 +112,8 @@ public final class TablestreamServer implements AutoCloseable {
                 processor.topics().commands().name(), processor.commandPartitions(), self,
                 config.get(ServerSettings.STANDBY_MAX_LAG));
         handlers.putAll(ReadHandlers.create(processor.registry(), processor.entities(), locator, instances,
-                processor.appliedOffsets(), Duration.ofMillis(config.get(ServerSettings.SESSION_TIMEOUT_MS)),
-                config.get(ServerSettings.QUERY_ROW_BUDGET), responders));
+                processor.appliedOffsets(), logEnds, sessionTimeout, config.get(ServerSettings.QUERY_ROW_BUDGET),
+                responders));
 
         Authenticator authenticator = new Authenticator(accountKeys(config),
                 StoredAccessPolicies.of(processor.registry()), clock,

@@ -1,7 +1,8 @@
 package io.tablestream.processor;
 
 import io.tablestream.processor.internal.BoundedRocksDbMemory;
-import io.tablestream.processor.internal.CleanStopMarker;
+import io.tablestream.processor.internal.HangingTransactions;
+import io.tablestream.processor.internal.state.CommitNotifyingClientSupplier;
 import io.tablestream.processor.internal.StreamsEntityStore;
 import io.tablestream.processor.internal.StreamsLocalReplicas;
 import io.tablestream.processor.internal.StreamsTableRegistry;
@@ -14,9 +15,14 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.streams.CloseOptions;
@@ -45,22 +51,30 @@ public final class StreamProcessor implements AutoCloseable {
     private final KafkaStreams streams;
     private final EntityStore entities;
     private final StreamsLocalReplicas replicas;
-    private final CleanStopMarker cleanStop;
     private final TableRegistry registry;
     private final Deque<Instant> threadFailures = new ArrayDeque<>();
+    private final Admin admin;
+    private final ScheduledExecutorService repairs;
 
     private StreamProcessor(StreamProcessorConfig config, ApplyObserver observer) {
         this.config = config;
         this.topics = Topics.withPrefix(config.topicPrefix());
         this.commandPartitions = TopicInstaller.install(config.bootstrapServers(), topics, config.partitions(),
                 config.replicationFactor(), config.overrides());
+        this.admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers(),
+                AdminClientConfig.CLIENT_ID_CONFIG, config.topicPrefix() + "-" + config.instanceId() + "-repair"));
+        this.repairs = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "hanging-transaction-check");
+            t.setDaemon(true);
+            return t;
+        });
         this.settings = new ProcessorSettings(topics, commandPartitions, Duration.ofSeconds(1), 1000,
                 Duration.ofSeconds(5), 5000, config.clock(), new AppliedOffsets(), new RegistryEvents(), observer);
-        this.streams = new KafkaStreams(TablestreamTopology.build(settings), streamsProperties(config));
+        this.streams = new KafkaStreams(TablestreamTopology.build(settings), streamsProperties(config),
+                new CommitNotifyingClientSupplier());
         this.streams.setUncaughtExceptionHandler(this::onThreadFailure);
         this.entities = new StreamsEntityStore(streams, config.clock());
         this.replicas = new StreamsLocalReplicas(streams, LAG_REFRESH);
-        this.cleanStop = new CleanStopMarker(config.stateDir(), applicationId(config));
         this.registry = new StreamsTableRegistry(streams, settings.registryEvents());
     }
 
@@ -81,7 +95,44 @@ public final class StreamProcessor implements AutoCloseable {
         return processor;
     }
 
+    /**
+     * Aborts transactions that will never complete on this processor's partitions (see
+     * {@link HangingTransactions}): once before the processor starts, then every few seconds until it
+     * runs (a broker that just restarted may strand one while we start), then every minute.
+     */
+    private void checkHangingTransactions() {
+        String prefix = config.topicPrefix();
+        String applicationId = applicationId(config);
+        try {
+            Object protocol = config.overrides().getOrDefault("security.protocol", "PLAINTEXT");
+            new HangingTransactions(admin, Duration.ofSeconds(30), "PLAINTEXT".equalsIgnoreCase(protocol.toString()))
+                    .repair(topic -> topic.startsWith(prefix + ".") || topic.startsWith(applicationId + "-"));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (RuntimeException e) {
+            LOG.warn("Checking for hanging transactions failed; trying again later: {}", e.toString());
+        }
+    }
+
+    private void scheduleHangingTransactionChecks() {
+        Duration next = isRunning() ? Duration.ofMinutes(1) : Duration.ofSeconds(3);
+        try {
+            repairs.schedule(() -> {
+                checkHangingTransactions();
+                scheduleHangingTransactionChecks();
+            }, next.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            // closing
+        }
+    }
+
+    private static String applicationId(StreamProcessorConfig config) {
+        return config.topicPrefix() + "-processor";
+    }
+
     private void startAndAwaitRunning(Duration timeout) {
+        checkHangingTransactions();
+        scheduleHangingTransactionChecks();
         CountDownLatch running = new CountDownLatch(1);
         streams.setStateListener((now, before) -> {
             LOG.info("Stream processor {} -> {}", before, now);
@@ -89,13 +140,6 @@ public final class StreamProcessor implements AutoCloseable {
                 running.countDown();
             }
         });
-        if (cleanStop.stateLeftUnclean()) {
-            LOG.warn("The local state in {} was not left by a clean stop: it is discarded and rebuilt from the changelogs"
-                    + " (exactly-once would wipe it anyway once assigned); standby replicas elsewhere keep the partitions"
-                    + " served meanwhile", config.stateDir());
-            streams.cleanUp();
-        }
-        cleanStop.running();
         streams.start();
         try {
             if (!running.await(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
@@ -132,10 +176,9 @@ public final class StreamProcessor implements AutoCloseable {
         p.put(StreamsConfig.topicPrefix("max.message.bytes"), Integer.toString(Topics.MAX_ENTITY_RECORD_BYTES));
         // ---- cluster membership (scale-out): static membership only without standby replicas ----
         // A static member keeps its tasks across a restart: right for one node, or for nodes without
-        // standbys, whose tasks would otherwise be rebuilt from scratch elsewhere. With standbys, a
-        // crashed instance must not take its tasks back at once (under exactly-once a store not
-        // closed cleanly is wiped and restored from its changelog): dynamic members let the warm
-        // standbys take over, and the returning instance catches up as a warm-up replica first.
+        // standbys, whose tasks would otherwise be rebuilt elsewhere. With standbys, a clean stop
+        // leaves the group (see close()) so the warm standbys take over at once, and a restarted
+        // instance rejoins as a new member, taking active tasks only once its copies caught up.
         if (config.standbyReplicas() == 0) {
             p.put(StreamsConfig.consumerPrefix(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG),
                     config.topicPrefix() + "-" + config.instanceId());
@@ -150,10 +193,6 @@ public final class StreamProcessor implements AutoCloseable {
         }
         p.putAll(config.overrides());
         return p;
-    }
-
-    private static String applicationId(StreamProcessorConfig config) {
-        return config.topicPrefix() + "-processor";
     }
 
     private synchronized StreamThreadExceptionResponse onThreadFailure(Throwable e) {
@@ -216,17 +255,15 @@ public final class StreamProcessor implements AutoCloseable {
      */
     @Override
     public void close() {
+        repairs.shutdownNow();
         replicas.close();
         boolean dynamic = !streamsProperties(config).containsKey(
                 StreamsConfig.consumerPrefix(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG));
         CloseOptions options = CloseOptions.timeout(Duration.ofSeconds(30)).withGroupMembershipOperation(dynamic
                 ? CloseOptions.GroupMembershipOperation.LEAVE_GROUP : CloseOptions.GroupMembershipOperation.REMAIN_IN_GROUP);
-        if (streams.close(options)) {
-            if (streams.state() == KafkaStreams.State.NOT_RUNNING) {
-                cleanStop.stoppedCleanly();
-            }
-        } else {
+        if (!streams.close(options)) {
             LOG.warn("The stream processor did not stop within 30 s");
         }
+        admin.close(Duration.ofSeconds(5));
     }
 }

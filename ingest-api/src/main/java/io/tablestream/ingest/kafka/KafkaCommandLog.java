@@ -105,16 +105,19 @@ public final class KafkaCommandLog implements CommandLog, AutoCloseable {
         CommandKey key = CommandKey.of(command);
         ProducerRecord<String, byte[]> record = new ProducerRecord<>(commandsTopic,
                 LogPartitioner.partitionOf(key, commandPartitions), key.value(), LogCodecs.COMMAND.encode(command));
+        Thread sender = Thread.currentThread();
         try {
             producer.send(record, (metadata, error) -> {
                 if (error != null) {
-                    result.completeExceptionally(classify(command, error));
+                    // The producer fails a record it never queued (no metadata in time, ...) within send(),
+                    // on the caller's thread; a queued record only ever fails on its own I/O thread.
+                    result.completeExceptionally(classify(command, error, Thread.currentThread() != sender));
                 } else {
                     result.complete(new SessionToken.Position(metadata.partition(), metadata.offset()));
                 }
             });
         } catch (KafkaException e) {
-            result.completeExceptionally(classify(command, e));
+            result.completeExceptionally(classify(command, e, false));
         }
         return result;
     }
@@ -125,33 +128,64 @@ public final class KafkaCommandLog implements CommandLog, AutoCloseable {
             throw new IllegalArgumentException("a command awaited here must name this instance in replyTo");
         }
         CompletableFuture<Outcome> outcome = outcomes.expect(command.id());
-        append(command).whenComplete((position, error) -> {
+        CompletableFuture<SessionToken.Position> appended = append(command);
+        appended.whenComplete((position, error) -> {
             if (error != null) {
                 outcome.completeExceptionally(error);
             }
         });
         return outcome.orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS).exceptionallyCompose(e -> {
             if (e instanceof TimeoutException) {
-                return CompletableFuture.failedFuture(TableServiceException.of(ErrorCode.SERVER_BUSY,
-                        "The write was accepted but its outcome did not arrive within " + timeout.toMillis()
-                                + " ms; it may still be applied. Retry reading it shortly."));
+                return CompletableFuture.failedFuture(noOutcome(appended, timeout));
             }
             return CompletableFuture.failedFuture(e);
         });
     }
 
-    /** Every producer failure as what the client is told: retriable ones are "busy", the rest internal. */
-    private static TableServiceException classify(Command command, Throwable error) {
+    /**
+     * The 503 of a sync write whose outcome did not arrive in time, saying exactly what is known:
+     * the log has it (it may still be applied), the log has not confirmed it yet (it may still be
+     * appended, then applied), or the log did not take it (not applied).
+     */
+    private static TableServiceException noOutcome(CompletableFuture<SessionToken.Position> appended,
+                                                   Duration timeout) {
+        String retry = " Read the entity before retrying: a retried insert may then fail with 409 EntityAlreadyExists,"
+                + " a retried conditional write with 412.";
+        if (appended.isDone() && !appended.isCompletedExceptionally()) {
+            SessionToken.Position position = appended.join();
+            return TableServiceException.of(ErrorCode.SERVER_BUSY, "The write is on the command log (x-ms-session-token "
+                    + SessionToken.of(position.partition(), position.offset()) + ") but its outcome did not arrive within "
+                    + timeout.toMillis() + " ms: it may still be applied." + retry);
+        }
+        if (appended.isDone()) {
+            return appended.handle((p, error) -> error instanceof TableServiceException t ? t
+                    : TableServiceException.of(ErrorCode.SERVER_BUSY, "The write was not applied.", error)).join();
+        }
+        return TableServiceException.of(ErrorCode.SERVER_BUSY, "The command log had not confirmed the write within "
+                + timeout.toMillis() + " ms: it may still be appended and applied." + retry);
+    }
+
+    /**
+     * Every producer failure as what the client is told: retriable ones are "busy", the rest
+     * internal; each says whether the write may still be applied — not when the producer never took
+     * the record ({@code sent} false) or the broker refused it, perhaps when the producer gave up
+     * waiting for the broker's acknowledgement.
+     */
+    private static TableServiceException classify(Command command, Throwable error, boolean sent) {
         if (error instanceof RecordTooLargeException) {
             return TableServiceException.of(ErrorCode.REQUEST_BODY_TOO_LARGE,
-                    "The write is larger than the command log accepts.", error);
+                    "The write is larger than the command log accepts; it was not applied.", error);
         }
         if (error instanceof RetriableException || error instanceof org.apache.kafka.common.errors.TimeoutException) {
             LOG.warn("Command {} could not be appended in time: {}", command.id(), error.toString());
-            return TableServiceException.of(ErrorCode.SERVER_BUSY, "The command log is not reachable right now.", error);
+            return TableServiceException.of(ErrorCode.SERVER_BUSY, sent
+                    ? "The command log did not confirm the write in time: it may still be appended and applied. Read the"
+                            + " entity before retrying: a retried insert may then fail with 409 EntityAlreadyExists."
+                    : "The command log is not reachable right now; the write was not applied.", error);
         }
         LOG.error("Command {} could not be appended", command.id(), error);
-        return TableServiceException.of(ErrorCode.INTERNAL_ERROR, "The command log refused the write.", error);
+        return TableServiceException.of(ErrorCode.INTERNAL_ERROR, "The command log refused the write; it was not applied.",
+                error);
     }
 
     @Override

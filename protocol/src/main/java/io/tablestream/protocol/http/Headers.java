@@ -20,6 +20,7 @@ public final class Headers {
     public static final String IF_NONE_MATCH = "If-None-Match";
     public static final String ETAG = "ETag";
     public static final String RETRY_AFTER = "Retry-After";
+    public static final String CONNECTION = "Connection";
 
     // Tablestream's own headers between its instances. Honoured only on authenticated requests, and
     // never changing what a request without them gets.

@@ -1,5 +1,6 @@
 package io.tablestream.protocol.http;
 
+import io.javalin.config.HttpConfig;
 import io.javalin.config.JavalinConfig;
 import io.javalin.http.Context;
 import io.javalin.http.HandlerType;
@@ -15,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
+import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -49,6 +51,8 @@ public final class TableServiceEndpoint {
     private final Map<String, OperationHandler> internalEndpoints = new java.util.concurrent.ConcurrentHashMap<>();
     private final CorsPolicies cors;
     private final Clock clock;
+    /** The server's request body limit, read when a request arrives (set in {@link #install}). */
+    private volatile LongSupplier maxRequestBytes = () -> Long.MAX_VALUE;
 
     /** A pipeline for accounts without CORS rules. */
     public TableServiceEndpoint(Authenticator authenticator, Map<Operation, OperationHandler> handlers, Clock clock) {
@@ -86,8 +90,13 @@ public final class TableServiceEndpoint {
         return this;
     }
 
-    /** Mounts the pipeline on every path and method, and the exception mapper. */
+    /**
+     * Mounts the pipeline on every path and method, and the exception mapper. A request declaring a
+     * body over the configuration's {@code http.maxRequestSize} is refused from its header.
+     */
     public void install(JavalinConfig config) {
+        HttpConfig httpConfig = config.http;
+        maxRequestBytes = () -> httpConfig.maxRequestSize;
         for (String method : METHODS) {
             HandlerType type = HandlerType.findOrCreate(method);
             config.routes.addHttpHandler(type, "/", this::handle);
@@ -111,6 +120,7 @@ public final class TableServiceEndpoint {
         RequestContext request = new RequestContext(clock.instant(), http.header(Headers.CLIENT_REQUEST_ID),
                 http.header(Headers.VERSION));
         http.attribute(CONTEXT_ATTRIBUTE, request);
+        RequestFraming.refuseDeclaredLengthOver(maxRequestBytes.getAsLong(), http);
         if (http.req().getRequestURI().startsWith("/_")) {
             handleInternal(request, http);
             return;
@@ -164,6 +174,9 @@ public final class TableServiceEndpoint {
         }
         TableServiceException error = asServiceError(e, request);
         ErrorResponses.write(http, request, error);
+        if (RequestFraming.closesConnection(error)) {
+            http.header(Headers.CONNECTION, "close"); // the rest of the body stays unread
+        }
     }
 
     private void onUnrouted(Context http) {
@@ -223,6 +236,11 @@ public final class TableServiceEndpoint {
         Throwable cause = e;
         while ((cause instanceof CompletionException || cause instanceof ExecutionException) && cause.getCause() != null) {
             cause = cause.getCause();
+        }
+        TableServiceException framing = RequestFraming.asClientError(cause);
+        if (framing != null) {
+            LOG.debug("Request {} ({}): body not readable ({})", request.requestId(), request.operation(), cause.toString());
+            return framing;
         }
         if (cause instanceof TableServiceException t) {
             if (t.errorCode().httpStatus() >= 500) {

@@ -62,6 +62,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.function.IntFunction;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
@@ -102,7 +104,8 @@ public final class ReadHandlers {
     private final Executor readers;
 
     private ReadHandlers(TableRegistry registry, EntityStore store, KeyLocator locator, InstanceClient instances,
-                         AppliedOffsets applied, Duration sessionTimeout, int rowBudget, Executor readers) {
+                         AppliedOffsets applied, CommandLogEnds ends, Duration sessionTimeout, int rowBudget,
+                         Executor readers) {
         if (rowBudget < 1) {
             throw new IllegalArgumentException("a page must be allowed at least one row, or paging never advances");
         }
@@ -112,7 +115,7 @@ public final class ReadHandlers {
         this.locator = locator;
         this.routing = new ReplicaRouting(locator, instances);
         this.pages = new PageReader(store, PAGE_BYTE_BUDGET);
-        this.sessions = new SessionWait(applied, sessionTimeout);
+        this.sessions = new SessionWait(applied, ends, sessionTimeout);
         this.sessionTimeout = sessionTimeout;
         this.rowBudget = rowBudget;
         this.readers = readers;
@@ -120,15 +123,17 @@ public final class ReadHandlers {
 
     /**
      * @param instances how this instance reads from the others
+     * @param ends where the command log ends: a session token past it is refused at once
      * @param sessionTimeout how long a read waits for the writes its session token names
      * @param rowBudget rows a Query Entities page examines at most before it ends with a continuation
      * @param readers where reads that had to wait run (never on the thread that ended the wait)
      */
     public static Map<Operation, OperationHandler> create(TableRegistry registry, EntityStore store, KeyLocator locator,
                                                           InstanceClient instances, AppliedOffsets applied,
-                                                          Duration sessionTimeout, int rowBudget, Executor readers) {
-        ReadHandlers h = new ReadHandlers(registry, store, locator, instances, applied, sessionTimeout, rowBudget,
-                readers);
+                                                          CommandLogEnds ends, Duration sessionTimeout, int rowBudget,
+                                                          Executor readers) {
+        ReadHandlers h = new ReadHandlers(registry, store, locator, instances, applied, ends, sessionTimeout,
+                rowBudget, readers);
         Map<Operation, OperationHandler> handlers = new EnumMap<>(Operation.class);
         handlers.put(Operation.QUERY_TABLES, h::queryTables);
         handlers.put(Operation.GET_ENTITY, h::getEntity);
@@ -199,7 +204,7 @@ public final class ReadHandlers {
         EntityKey entityKey = EntityKey.of(table.tableId(), item.partitionKey(), item.rowKey());
         String token = http.header(Headers.SESSION_TOKEN);
         ReplicaRouting.LocalRead local = replica -> readHere(List.of(partition), replica, token,
-                () -> store.get(replica, partition, entityKey)).thenAccept(found -> {
+                copies -> store.get(copies.apply(partition), partition, entityKey)).thenAccept(found -> {
                     Entity entity = found.orElseThrow(() -> TableServiceException.of(ErrorCode.RESOURCE_NOT_FOUND))
                             .entity();
                     ResponseHeaders.odata(http, request, level.contentType());
@@ -330,22 +335,26 @@ public final class ReadHandlers {
     }
 
     /**
-     * Runs {@code read} against this instance's copies ({@code replica}) of {@code partitions}: at
-     * once, or — with a session token — once the writes it names on those partitions are applied.
-     * Fails with {@link ReplicaUnavailable} when this instance may not serve one of them or a store
-     * is not queryable (restoring, moved).
+     * Runs {@code read} against this instance's copies of {@code partitions} — the active one, or a
+     * fresh standby when {@code replica} allows one — at once, or, with a session token, once the
+     * writes it names on those partitions are applied. {@code read} is given the copy to use for each
+     * partition. Fails with {@link ReplicaUnavailable} when this instance may not serve one of them
+     * or a store is not queryable (restoring, moved).
      */
     private <T> CompletableFuture<T> readHere(List<Integer> partitions, StoreReplica replica, String token,
-                                              Supplier<T> read) {
+                                              Function<IntFunction<StoreReplica>, T> read) {
         boolean standbyAllowed = replica == StoreReplica.ACTIVE_OR_STANDBY;
+        Map<Integer, StoreReplica> copies = new HashMap<>();
         for (int p : partitions) {
-            if (locator.localCopy(p, standbyAllowed).isEmpty()) {
+            Optional<StoreReplica> copy = locator.localCopy(p, standbyAllowed);
+            if (copy.isEmpty()) {
                 return CompletableFuture.failedFuture(new ReplicaUnavailable("partition " + p + " is not here"));
             }
+            copies.put(p, copy.get());
         }
         Supplier<T> fromStore = () -> {
             try {
-                return read.get();
+                return read.apply(copies::get);
             } catch (TableServiceException e) {
                 if (e.errorCode() == ErrorCode.SERVER_BUSY) {
                     throw new ReplicaUnavailable("a store is not queryable here", e);
@@ -368,7 +377,8 @@ public final class ReadHandlers {
     private CompletableFuture<Page> readPage(long tableId, EntityQuery query, Predicate<Entity> visible,
                                              List<Integer> partitions, boolean standbyAllowed, String token, int budget) {
         StoreReplica replica = standbyAllowed ? StoreReplica.ACTIVE_OR_STANDBY : StoreReplica.ACTIVE;
-        return readHere(partitions, replica, token, () -> pages.read(tableId, query, visible, partitions, replica, budget));
+        return readHere(partitions, replica, token, copies -> pages.read(tableId, query, visible, partitions, copies,
+                budget));
     }
 
     private List<Integer> requestedPartitions(String header) {

@@ -16,6 +16,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.PriorityQueue;
+import java.util.function.IntFunction;
 import java.util.function.Predicate;
 
 /**
@@ -43,12 +44,12 @@ public final class PageReader {
     }
 
     /**
-     * The next page of {@code query} over the table {@code tableId}, from the local copies
-     * ({@code replica}) of {@code partitions}, keeping rows {@code visible} accepts and examining
-     * at most {@code rowBudget} rows.
+     * The next page of {@code query} over the table {@code tableId}, from the local copies of
+     * {@code partitions} (which copy of each: {@code replicaOf}), keeping rows {@code visible}
+     * accepts and examining at most {@code rowBudget} rows.
      */
     public Page read(long tableId, EntityQuery query, Predicate<Entity> visible, Collection<Integer> partitions,
-                     StoreReplica replica, int rowBudget) {
+                     IntFunction<StoreReplica> replicaOf, int rowBudget) {
         if (rowBudget < 1) {
             throw new IllegalArgumentException("a page must be allowed at least one row, or paging never advances");
         }
@@ -64,7 +65,7 @@ public final class PageReader {
         List<CloseableIterator<StoredEntity>> cursors = new ArrayList<>(partitions.size());
         try {
             for (int p : partitions) {
-                CloseableIterator<StoredEntity> cursor = store.scan(replica, p, range);
+                CloseableIterator<StoredEntity> cursor = store.scan(replicaOf.apply(p), p, range);
                 cursors.add(cursor);
                 if (cursor.hasNext()) {
                     heads.add(new Head(cursor, cursor.next().entity()));

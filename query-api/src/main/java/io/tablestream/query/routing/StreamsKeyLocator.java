@@ -151,12 +151,13 @@ public final class StreamsKeyLocator implements KeyLocator {
     @Override
     public Optional<StoreReplica> localCopy(int partition, boolean standbyAllowed) {
         if (local.active().contains(partition)) {
+            // Active only: a task that just became active and is still restoring is not served.
             return Optional.of(StoreReplica.ACTIVE);
         }
         if (standbyAllowed && local.standby().contains(partition) && standbyIsFresh(partition)) {
             return Optional.of(StoreReplica.ACTIVE_OR_STANDBY);
         }
-        return Optional.empty();
+        return local.active().contains(partition) ? Optional.of(StoreReplica.ACTIVE) : Optional.empty();
     }
 
     private boolean standbyIsFresh(int partition) {

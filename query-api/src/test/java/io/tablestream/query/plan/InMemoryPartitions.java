@@ -102,7 +102,7 @@ final class InMemoryPartitions implements EntityStore {
 
     /** A page of {@code query} read by {@code reader} from the partitions the router would pick. */
     Page read(PageReader reader, EntityQuery query, java.util.function.Predicate<Entity> visible, int rowBudget) {
-        return reader.read(InMemoryPartitions.TABLE, query, visible, partitionsFor(query), StoreReplica.ACTIVE, rowBudget);
+        return reader.read(InMemoryPartitions.TABLE, query, visible, partitionsFor(query), p -> StoreReplica.ACTIVE, rowBudget);
     }
 
     static InMemoryPartitions of(List<Entity> entities) {

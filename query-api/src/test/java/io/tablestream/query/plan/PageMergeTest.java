@@ -47,7 +47,7 @@ class PageMergeTest {
             List<Page> parts = new ArrayList<>();
             for (List<Integer> group : split.apply(pages.size())) {
                 int share = Math.max(1, rowBudget * group.size() / InMemoryPartitions.PARTITIONS);
-                Page part = reader.read(InMemoryPartitions.TABLE, query, e -> true, group, StoreReplica.ACTIVE, share);
+                Page part = reader.read(InMemoryPartitions.TABLE, query, e -> true, group, p -> StoreReplica.ACTIVE, share);
                 parts.add(PartialPages.decode(PartialPages.encode(part))); // as it travels between instances
             }
             Page page = PageMerge.merge(parts, query.top(), Long.MAX_VALUE);

@@ -14,17 +14,13 @@ import com.azure.data.tables.models.TableServiceException;
 import com.azure.data.tables.models.TableSignedIdentifier;
 import com.azure.data.tables.models.TableTransactionAction;
 import com.azure.data.tables.models.TableTransactionActionType;
-import com.azure.json.JsonProviders;
-import com.azure.json.JsonReader;
 import io.tablestream.server.ServerSettings;
-import io.tablestream.server.SignedHttp;
+import io.tablestream.server.RawTableClient;
 import io.tablestream.server.TableNames;
 import io.tablestream.server.process.ServerProcess;
 import io.tablestream.testsupport.KafkaCluster;
 import io.tablestream.testsupport.KafkaTest;
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -254,22 +250,23 @@ class ClusterIT {
         nodes.get(0).client().createTable(name);
         awaitTableEverywhere(name);
         for (Node writer : nodes) {
-            SignedHttp http = SignedHttp.to(writer.process.endpoint());
+            RawTableClient http = new RawTableClient(writer.port);
             Map<String, String> tokens = new HashMap<>();
             for (int i = 0; i < 12; i++) {
                 String pk = writer.id + "-" + i;
-                HttpResponse<String> r = http.send("POST", name, "{\"PartitionKey\":\"" + pk + "\",\"RowKey\":\"r\",\"V\":" + i + "}",
+                RawTableClient.Response r = http.send("POST", name, "{\"PartitionKey\":\"" + pk + "\",\"RowKey\":\"r\",\"V\":" + i + "}",
                         "Prefer", "respond-async");
-                assertThat(r.statusCode()).as(r.body()).isEqualTo(202);
-                tokens.put(pk, r.headers().firstValue("x-ms-session-token").orElseThrow());
+                assertThat(r.status()).as(r.body()).isEqualTo(202);
+                tokens.put(pk, r.header("x-ms-session-token"));
             }
             for (Node reader : nodes) {
-                SignedHttp read = SignedHttp.to(reader.process.endpoint());
+                RawTableClient read = new RawTableClient(reader.port);
                 tokens.forEach((pk, token) -> {
-                    HttpResponse<String> r = read.send("GET", name + "(PartitionKey='" + pk + "',RowKey='r')", null,
+                    RawTableClient.Response r = read.read(name + "(PartitionKey='" + pk + "',RowKey='r')",
                             "x-ms-session-token", token);
-                    assertThat(r.statusCode()).as("%s written via %s, read via %s: %s", pk, writer.id, reader.id, r.body())
+                    assertThat(r.status()).as("%s written via %s, read via %s: %s", pk, writer.id, reader.id, r.body())
                             .isEqualTo(200);
+                    assertThat(r.json()).containsKey("V");
                 });
             }
         }
@@ -295,10 +292,12 @@ class ClusterIT {
         assertThat(instances.stream().flatMap(i -> ints(i, "standby").stream()).sorted().toList())
                 .containsExactly(0, 1, 2, 3, 4, 5);
 
-        HttpResponse<String> unsigned = java.net.http.HttpClient.newHttpClient().sendAsync(java.net.http.HttpRequest
-                .newBuilder(java.net.URI.create("http://" + nodes.get(1).address() + "/_cluster")).build(),
-                HttpResponse.BodyHandlers.ofString()).join();
-        assertThat(unsigned.statusCode()).isEqualTo(403);
+        RawTableClient.Response unsigned = new RawTableClient(nodes.get(1).port).requestAt("GET", "/_cluster")
+                .unsigned().send();
+        assertThat(unsigned.status()).isEqualTo(403);
+        RawTableClient.Response otherKey = new RawTableClient(nodes.get(1).port)
+                .withKey("c29tZSBvdGhlciBrZXkgb2YgMzIgYnl0ZXMhISEhISE=").requestAt("GET", "/_cluster").send();
+        assertThat(otherKey.status()).isEqualTo(403);
     }
 
     @Test
@@ -333,6 +332,8 @@ class ClusterIT {
                     load.longest("scan", rejoining).toMillis());
 
             LOG.info("Fail-over: slowest while it joined: {}", load.slowest(rejoining, 4));
+            assertThat(load.failures(killed)).as("wrong answers after kill -9: only 503s may fail an operation")
+                    .allSatisfy(op -> assertThat(op.error()).contains("Status code 503"));
             assertThat(reads).as("point reads disrupted after kill -9").isLessThanOrEqualTo(AFTER_CRASH);
             assertThat(scans).as("scans disrupted after kill -9").isLessThanOrEqualTo(AFTER_CRASH);
             assertThat(writes).as("writes disrupted after kill -9").isLessThanOrEqualTo(AFTER_CRASH);
@@ -485,17 +486,11 @@ class ClusterIT {
         }
     }
 
+    /** {@code GET /_cluster}, signed with the account key (the canonicalized resource {@code /devstoreaccount1/_cluster}). */
     private static Map<String, Object> cluster(Node node) {
-        HttpResponse<String> r = SignedHttp.to(node.process.endpoint()).getOutsideAccount("/_cluster");
-        assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
-        try (JsonReader reader = JsonProviders.createReader(r.body())) {
-            reader.nextToken();
-            @SuppressWarnings("unchecked")
-            Map<String, Object> view = (Map<String, Object>) reader.readUntyped();
-            return view;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        RawTableClient.Response r = new RawTableClient(node.port).requestAt("GET", "/_cluster").send();
+        assertThat(r.status()).as(r.body()).isEqualTo(200);
+        return r.json();
     }
 
     @SuppressWarnings("unchecked")

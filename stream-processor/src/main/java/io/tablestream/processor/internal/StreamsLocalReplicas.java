@@ -72,15 +72,20 @@ public final class StreamsLocalReplicas implements LocalReplicas, AutoCloseable 
         return tasks().active();
     }
 
+    /**
+     * Looked up afresh: a standby read must never meet a task that has just become active and is
+     * restoring (its store is not complete yet), which a reused look could still show as a standby.
+     */
     @Override
     public Set<Integer> standby() {
+        tasks = null;
         return tasks().standby();
     }
 
     private Tasks tasks() {
         Tasks seen = tasks;
         long now = System.nanoTime();
-        if (now - seen.seenAt() < TASKS_REUSED_NANOS) {
+        if (seen != null && now - seen.seenAt() < TASKS_REUSED_NANOS) {
             return seen;
         }
         Set<Integer> active = new TreeSet<>();

@@ -12,7 +12,7 @@ public interface LocalReplicas {
     /** Partitions whose active store is queryable here now. */
     Set<Integer> active();
 
-    /** Partitions of which this instance keeps a standby replica. */
+    /** Partitions of which this instance keeps a standby replica (not one that is becoming active). */
     Set<Integer> standby();
 
     /**
