@@ -65,10 +65,12 @@ public final class ServerSettings {
     public static final Setting<Integer> GROUP_HEARTBEAT_INTERVAL_MS = Setting.integer("group-heartbeat-interval-ms",
             1_000, "How often the processor tells the group coordinator it is alive (a third of the session timeout"
                     + " or less); also how soon the other instances learn that a rebalance began.");
-    public static final Setting<Integer> TRANSACTION_TIMEOUT_MS = Setting.integer("transaction-timeout-ms", 5_000,
-            "How long a processor transaction may stay open. A crashed instance's open transaction holds back every"
-                    + " reader of the partitions it wrote (outcomes, change feed) until the brokers abort it this long"
-                    + " after it began, so it bounds how soon writes answer again after a crash.");
+    public static final Setting<Integer> TRANSACTION_TIMEOUT_MS = Setting.integer("transaction-timeout-ms", 10_000,
+            "How long a processor transaction may stay open (Kafka Streams' default). A crashed instance's open"
+                    + " transaction holds back every reader of the partitions it wrote (outcomes, change feed) until the"
+                    + " brokers abort it this long after it began, so in a cluster it bounds how soon writes answer again"
+                    + " after a crash (5000 in compose.yaml and run-cluster.sh); a broker outage longer than it fences the"
+                    + " processor, which then rejoins its group.");
     public static final Setting<Integer> STANDBY_MAX_LAG = Setting.integer("standby-max-lag", 10_000,
             "How many records a standby replica may be behind its changelog and still serve reads while the"
                     + " partition's active copy is unavailable (reads carrying a session token never use standbys).");

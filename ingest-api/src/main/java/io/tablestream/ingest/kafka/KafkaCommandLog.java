@@ -41,15 +41,15 @@ public final class KafkaCommandLog implements CommandLog, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(KafkaCommandLog.class);
 
     private final String commandsTopic;
-    private final int commandPartitions;
+    /** Partitions of the commands topic, learned from the producer's metadata on first use. */
+    private volatile int commandPartitions;
     private final String instanceId;
     private final KafkaProducer<String, byte[]> producer;
     private final OutcomeListener outcomes;
 
-    private KafkaCommandLog(String commandsTopic, int commandPartitions, String instanceId,
+    private KafkaCommandLog(String commandsTopic, String instanceId,
                             KafkaProducer<String, byte[]> producer, OutcomeListener outcomes) {
         this.commandsTopic = commandsTopic;
-        this.commandPartitions = commandPartitions;
         this.instanceId = instanceId;
         this.producer = producer;
         this.outcomes = outcomes;
@@ -87,10 +87,9 @@ public final class KafkaCommandLog implements CommandLog, AutoCloseable {
         c.put(ConsumerConfig.CLIENT_ID_CONFIG, "tablestream-outcomes-" + instanceId);
         c.putAll(overrides);
         KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(c, new StringDeserializer(), new ByteArrayDeserializer());
-        int commandPartitions = producer.partitionsFor(commandsTopic).size();
         int outcomePartitions = consumer.partitionsFor(outcomesTopic).size();
         TopicPartition reply = new TopicPartition(outcomesTopic, LogPartitioner.partitionOf(instanceId, outcomePartitions));
-        return new KafkaCommandLog(commandsTopic, commandPartitions, instanceId, producer,
+        return new KafkaCommandLog(commandsTopic, instanceId, producer,
                 new OutcomeListener(consumer, reply, instanceId));
     }
 
@@ -103,10 +102,10 @@ public final class KafkaCommandLog implements CommandLog, AutoCloseable {
     public CompletableFuture<SessionToken.Position> append(Command command) {
         CompletableFuture<SessionToken.Position> result = new CompletableFuture<>();
         CommandKey key = CommandKey.of(command);
-        ProducerRecord<String, byte[]> record = new ProducerRecord<>(commandsTopic,
-                LogPartitioner.partitionOf(key, commandPartitions), key.value(), LogCodecs.COMMAND.encode(command));
         Thread sender = Thread.currentThread();
         try {
+            ProducerRecord<String, byte[]> record = new ProducerRecord<>(commandsTopic,
+                    LogPartitioner.partitionOf(key, commandPartitions()), key.value(), LogCodecs.COMMAND.encode(command));
             producer.send(record, (metadata, error) -> {
                 if (error != null) {
                     // The producer fails a record it never queued (no metadata in time, ...) within send(),
@@ -120,6 +119,19 @@ public final class KafkaCommandLog implements CommandLog, AutoCloseable {
             result.completeExceptionally(classify(command, e, false));
         }
         return result;
+    }
+
+    /**
+     * The commands topic's partition count, asked of the producer's metadata once (it blocks, like
+     * a send, at most {@code max.block.ms}, and fails as a send does when the topic is unknown).
+     */
+    private int commandPartitions() {
+        int known = commandPartitions;
+        if (known == 0) {
+            known = producer.partitionsFor(commandsTopic).size();
+            commandPartitions = known;
+        }
+        return known;
     }
 
     @Override

@@ -104,6 +104,7 @@ class ClusterIT {
                     // embedded test broker lowers (an external test cluster must allow it too)
                     .with(ServerSettings.GROUP_SESSION_TIMEOUT_MS, 3_000)
                     .with(ServerSettings.GROUP_HEARTBEAT_INTERVAL_MS, 500)
+                    .with(ServerSettings.TRANSACTION_TIMEOUT_MS, 5_000)
                     // small, so scans across instances meet budget-ended (short and empty) pages
                     .with(ServerSettings.QUERY_ROW_BUDGET, 300)
                     .log(Path.of("target", "server-processes", prefix + "-" + id + ".log").toAbsolutePath())
