@@ -133,7 +133,7 @@ public final class TableServiceEndpoint {
         RequestContext request = contextOf(http);
         TableServiceException error = asServiceError(e, request);
         ErrorResponses.write(http, request, error);
-        if (RequestFraming.closesConnection(error)) {
+        if (RequestFraming.closesConnection(error, http)) {
             http.header(Headers.CONNECTION, "close"); // the rest of the body stays unread
         }
     }
