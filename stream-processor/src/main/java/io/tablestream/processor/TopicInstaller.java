@@ -12,6 +12,7 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.errors.TopicExistsException;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -24,6 +25,26 @@ public final class TopicInstaller {
     private static final long TIMEOUT_SECONDS = 60;
 
     private TopicInstaller() {
+    }
+
+    /**
+     * Describes {@code topic}, waiting while the cluster does not know it yet: a topic just created is
+     * not in every broker's metadata at once (UnknownTopicOrPartition for a moment).
+     */
+    private static TopicDescription describe(Admin admin, String topic)
+            throws InterruptedException, ExecutionException, TimeoutException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(TIMEOUT_SECONDS);
+        while (true) {
+            try {
+                return admin.describeTopics(List.of(topic)).allTopicNames()
+                        .get(TIMEOUT_SECONDS, TimeUnit.SECONDS).get(topic);
+            } catch (ExecutionException e) {
+                if (!(e.getCause() instanceof UnknownTopicOrPartitionException) || System.nanoTime() > deadline) {
+                    throw e;
+                }
+                Thread.sleep(100);
+            }
+        }
     }
 
     /** Ensures every topic exists; returns the partition count of the commands topic. */
@@ -64,9 +85,7 @@ public final class TopicInstaller {
                     }
                 }
             }
-            TopicDescription commands = admin.describeTopics(List.of(topics.commands().name()))
-                    .allTopicNames().get(TIMEOUT_SECONDS, TimeUnit.SECONDS).get(topics.commands().name());
-            return commands.partitions().size();
+            return describe(admin, topics.commands().name()).partitions().size();
         } catch (ExecutionException | TimeoutException e) {
             throw new IllegalStateException("Cannot install the topics on " + bootstrapServers + ": " + e, e);
         } catch (InterruptedException e) {

@@ -16,20 +16,46 @@ import org.eclipse.jetty.io.EofException;
  * ({@code Connection: close}).
  */
 final class RequestFraming {
+    /** A refused body up to this many times the limit is read and dropped before the answer. */
+    private static final int DRAINED_MULTIPLE = 4;
+    private static final String DRAINED = "tablestream.refused-body-drained";
+
     private RequestFraming() {
     }
 
     /**
+     * Refuses a declared body over the limit. A body of a plausible size (up to four times the limit)
+     * is read and dropped first: a client still sending it when the server closed the connection
+     * would meet a reset that may swallow the answer, and after it the connection stays usable. An
+     * absurd length is refused at once, and the connection closed.
+     *
      * @throws TableServiceException RequestBodyTooLarge when the request declares a body longer than
      *     {@code maxRequestBytes}
      */
     static void refuseDeclaredLengthOver(long maxRequestBytes, Context http) {
         long declared = http.req().getContentLengthLong();
         if (declared > maxRequestBytes) {
+            if (declared <= DRAINED_MULTIPLE * maxRequestBytes && drain(http, declared)) {
+                http.attribute(DRAINED, Boolean.TRUE);
+            }
             throw TableServiceException.of(ErrorCode.REQUEST_BODY_TOO_LARGE,
                     "The request declares a body of " + declared + " bytes; the service accepts at most "
                             + maxRequestBytes + ".");
         }
+    }
+
+    /** Reads and drops the body; false when it ends early or breaks (the connection is closed then). */
+    private static boolean drain(Context http, long declared) {
+        byte[] buffer = new byte[64 * 1024];
+        long read = 0;
+        try (java.io.InputStream body = http.req().getInputStream()) {
+            for (int n = body.read(buffer); n >= 0; n = body.read(buffer)) {
+                read += n;
+            }
+        } catch (java.io.IOException | RuntimeException e) {
+            return false;
+        }
+        return read == declared;
     }
 
     /**
@@ -53,7 +79,10 @@ final class RequestFraming {
     }
 
     /** Whether the answer to a request that failed with {@code error} must close the connection. */
-    static boolean closesConnection(TableServiceException error) {
+    static boolean closesConnection(TableServiceException error, Context http) {
+        if (Boolean.TRUE.equals(http.attribute(DRAINED))) {
+            return false; // the whole body was read: the next request starts right after it
+        }
         return error.errorCode() == ErrorCode.REQUEST_BODY_TOO_LARGE || asClientError(error.getCause()) != null;
     }
 }

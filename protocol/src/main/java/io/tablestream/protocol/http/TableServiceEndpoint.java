@@ -174,7 +174,7 @@ public final class TableServiceEndpoint {
         }
         TableServiceException error = asServiceError(e, request);
         ErrorResponses.write(http, request, error);
-        if (RequestFraming.closesConnection(error)) {
+        if (RequestFraming.closesConnection(error, http)) {
             http.header(Headers.CONNECTION, "close"); // the rest of the body stays unread
         }
     }
