@@ -34,10 +34,11 @@ import java.util.function.Supplier;
 final class ReplicaRouting {
     /**
      * How long a read waits, when no copy of its partition can serve it, for one to become able to:
-     * about what a standby takes to become active after a rebalance. Past it the answer is 503 (which
-     * the SDKs retry).
+     * what a standby takes to become active after a rebalance, with room for a busy machine (1-2 s
+     * on an idle one, up to 4 s measured on two shared, overloaded cores). Past it the answer is 503
+     * (which the SDKs retry).
      */
-    static final Duration UNAVAILABLE_WAIT = Duration.ofSeconds(2);
+    static final Duration UNAVAILABLE_WAIT = Duration.ofSeconds(5);
     /** How often the copies are tried again meanwhile. */
     static final Duration RETRY_INTERVAL = Duration.ofMillis(200);
     /** Response headers the relaying instance writes itself (CORS is added after every request). */
