@@ -4,9 +4,11 @@ import io.tablestream.processor.internal.BoundedRocksDbMemory;
 import io.tablestream.processor.internal.HangingTransactions;
 import io.tablestream.processor.internal.state.CommitNotifyingClientSupplier;
 import io.tablestream.processor.internal.StreamsEntityStore;
+import io.tablestream.processor.internal.StreamsLocalReplicas;
 import io.tablestream.processor.internal.StreamsTableRegistry;
 import io.tablestream.processor.store.AppliedOffsets;
 import io.tablestream.processor.store.EntityStore;
+import io.tablestream.processor.store.LocalReplicas;
 import io.tablestream.processor.store.RegistryEvents;
 import io.tablestream.core.registry.TableRegistry;
 import java.time.Duration;
@@ -23,6 +25,7 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse;
@@ -38,6 +41,8 @@ public final class StreamProcessor implements AutoCloseable {
     /** Thread failures tolerated within {@link #FAILURE_WINDOW} before the client shuts down. */
     private static final int MAX_THREAD_FAILURES = 5;
     private static final Duration FAILURE_WINDOW = Duration.ofMinutes(1);
+    /** How often the lags of this instance's store replicas are measured (a request to the brokers). */
+    private static final Duration LAG_REFRESH = Duration.ofSeconds(1);
 
     private final StreamProcessorConfig config;
     private final Topics topics;
@@ -45,6 +50,7 @@ public final class StreamProcessor implements AutoCloseable {
     private final ProcessorSettings settings;
     private final KafkaStreams streams;
     private final EntityStore entities;
+    private final StreamsLocalReplicas replicas;
     private final TableRegistry registry;
     private final Deque<Instant> threadFailures = new ArrayDeque<>();
     private final Admin admin;
@@ -54,7 +60,7 @@ public final class StreamProcessor implements AutoCloseable {
         this.config = config;
         this.topics = Topics.withPrefix(config.topicPrefix());
         this.commandPartitions = TopicInstaller.install(config.bootstrapServers(), topics, config.partitions(),
-                config.replicationFactor());
+                config.replicationFactor(), config.overrides());
         this.admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers(),
                 AdminClientConfig.CLIENT_ID_CONFIG, config.topicPrefix() + "-" + config.instanceId() + "-repair"));
         this.repairs = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -68,6 +74,7 @@ public final class StreamProcessor implements AutoCloseable {
                 new CommitNotifyingClientSupplier());
         this.streams.setUncaughtExceptionHandler(this::onThreadFailure);
         this.entities = new StreamsEntityStore(streams, config.clock());
+        this.replicas = new StreamsLocalReplicas(streams, LAG_REFRESH);
         this.registry = new StreamsTableRegistry(streams, settings.registryEvents());
     }
 
@@ -167,8 +174,20 @@ public final class StreamProcessor implements AutoCloseable {
         p.put(StreamsConfig.producerPrefix(ProducerConfig.COMPRESSION_TYPE_CONFIG), "none");
         p.put(StreamsConfig.consumerPrefix(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG), Topics.MAX_COMMAND_BYTES);
         p.put(StreamsConfig.topicPrefix("max.message.bytes"), Integer.toString(Topics.MAX_ENTITY_RECORD_BYTES));
-        p.put(StreamsConfig.consumerPrefix(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG),
-                config.topicPrefix() + "-" + config.instanceId());
+        // ---- cluster membership (scale-out): static membership only without standby replicas ----
+        // A static member keeps its tasks across a restart: right for one node, or for nodes without
+        // standbys, whose tasks would otherwise be rebuilt elsewhere. With standbys, a clean stop
+        // leaves the group (see close()) so the warm standbys take over at once, and a restarted
+        // instance rejoins as a new member, taking active tasks only once its copies caught up.
+        if (config.standbyReplicas() == 0) {
+            p.put(StreamsConfig.consumerPrefix(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG),
+                    config.topicPrefix() + "-" + config.instanceId());
+        }
+        // An instance takes over an active partition only when its copy is within this many records
+        // of the changelog's end (restored in a fraction of a second); otherwise it warms up as a
+        // standby first, so an instance joining does not stall the partitions it is given.
+        p.put(StreamsConfig.ACCEPTABLE_RECOVERY_LAG_CONFIG, 1_000L);
+        // ---- end of cluster membership ----
         if (config.applicationServer() != null) {
             p.put(StreamsConfig.APPLICATION_SERVER_CONFIG, config.applicationServer());
         }
@@ -224,10 +243,25 @@ public final class StreamProcessor implements AutoCloseable {
         return streams.state() == KafkaStreams.State.RUNNING;
     }
 
+    /** This instance's copies of the partition stores, active and standby, and their lags. */
+    public LocalReplicas replicas() {
+        return replicas;
+    }
+
+    /**
+     * Stops processing. A dynamic member (see {@link #streamsProperties}) leaves the consumer group
+     * on the way out, so its partitions move to their standbys at once instead of after the
+     * session timeout; a static member stays, to take its partitions back when it returns.
+     */
     @Override
     public void close() {
         repairs.shutdownNow();
-        if (!streams.close(Duration.ofSeconds(30))) {
+        replicas.close();
+        boolean dynamic = !streamsProperties(config).containsKey(
+                StreamsConfig.consumerPrefix(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG));
+        CloseOptions options = CloseOptions.timeout(Duration.ofSeconds(30)).withGroupMembershipOperation(dynamic
+                ? CloseOptions.GroupMembershipOperation.LEAVE_GROUP : CloseOptions.GroupMembershipOperation.REMAIN_IN_GROUP);
+        if (!streams.close(options)) {
             LOG.warn("The stream processor did not stop within 30 s");
         }
         admin.close(Duration.ofSeconds(5));

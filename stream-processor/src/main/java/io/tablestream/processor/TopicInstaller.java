@@ -49,7 +49,23 @@ public final class TopicInstaller {
 
     /** Ensures every topic exists; returns the partition count of the commands topic. */
     public static int install(String bootstrapServers, Topics topics, int partitions, short replicationFactor) {
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers))) {
+        return install(bootstrapServers, topics, partitions, replicationFactor, Map.of());
+    }
+
+    /**
+     * As {@link #install(String, Topics, int, short)}, connecting with the admin-client settings among
+     * {@code clientSettings} (security settings of the cluster, for example); the others are left out.
+     */
+    public static int install(String bootstrapServers, Topics topics, int partitions, short replicationFactor,
+                              Map<String, Object> clientSettings) {
+        Map<String, Object> adminSettings = new java.util.HashMap<>();
+        clientSettings.forEach((k, v) -> {
+            if (AdminClientConfig.configNames().contains(k)) {
+                adminSettings.put(k, v);
+            }
+        });
+        adminSettings.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        try (Admin admin = Admin.create(adminSettings)) {
             Set<String> existing = admin.listTopics().names().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
             List<NewTopic> missing = new ArrayList<>();
             for (TopicDescriptor<?, ?> t : topics.all()) {

@@ -8,7 +8,7 @@ import io.tablestream.core.error.ErrorCode;
 import io.tablestream.core.error.TableServiceException;
 import io.tablestream.ingest.command.CommandLog;
 import io.tablestream.schemas.LogCodecs;
-import java.nio.charset.StandardCharsets;
+import io.tablestream.schemas.LogPartitioner;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
@@ -29,25 +29,26 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
-import org.apache.kafka.common.utils.Utils;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The command log on Kafka: an idempotent producer (acks=all) keyed by {@link CommandKey}, so the
- * default partitioner puts every command on the partition whose task owns it; and an
- * {@link OutcomeListener} on this instance's reply partition.
+ * The command log on Kafka: an idempotent producer (acks=all) putting every command, keyed by its
+ * {@link CommandKey}, on the partition {@link LogPartitioner} names — the one whose task owns the
+ * key; and an {@link OutcomeListener} on this instance's reply partition.
  */
 public final class KafkaCommandLog implements CommandLog, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(KafkaCommandLog.class);
 
     private final String commandsTopic;
+    /** Partitions of the commands topic, learned from the producer's metadata on first use. */
+    private volatile int commandPartitions;
     private final String instanceId;
     private final KafkaProducer<String, byte[]> producer;
     private final OutcomeListener outcomes;
 
-    private KafkaCommandLog(String commandsTopic, String instanceId, KafkaProducer<String, byte[]> producer,
-                            OutcomeListener outcomes) {
+    private KafkaCommandLog(String commandsTopic, String instanceId,
+                            KafkaProducer<String, byte[]> producer, OutcomeListener outcomes) {
         this.commandsTopic = commandsTopic;
         this.instanceId = instanceId;
         this.producer = producer;
@@ -87,9 +88,9 @@ public final class KafkaCommandLog implements CommandLog, AutoCloseable {
         c.putAll(overrides);
         KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(c, new StringDeserializer(), new ByteArrayDeserializer());
         int outcomePartitions = consumer.partitionsFor(outcomesTopic).size();
-        TopicPartition reply = new TopicPartition(outcomesTopic,
-                Utils.toPositive(Utils.murmur2(instanceId.getBytes(StandardCharsets.UTF_8))) % outcomePartitions);
-        return new KafkaCommandLog(commandsTopic, instanceId, producer, new OutcomeListener(consumer, reply, instanceId));
+        TopicPartition reply = new TopicPartition(outcomesTopic, LogPartitioner.partitionOf(instanceId, outcomePartitions));
+        return new KafkaCommandLog(commandsTopic, instanceId, producer,
+                new OutcomeListener(consumer, reply, instanceId));
     }
 
     @Override
@@ -100,10 +101,11 @@ public final class KafkaCommandLog implements CommandLog, AutoCloseable {
     @Override
     public CompletableFuture<SessionToken.Position> append(Command command) {
         CompletableFuture<SessionToken.Position> result = new CompletableFuture<>();
-        ProducerRecord<String, byte[]> record = new ProducerRecord<>(commandsTopic, CommandKey.of(command).value(),
-                LogCodecs.COMMAND.encode(command));
+        CommandKey key = CommandKey.of(command);
         Thread sender = Thread.currentThread();
         try {
+            ProducerRecord<String, byte[]> record = new ProducerRecord<>(commandsTopic,
+                    LogPartitioner.partitionOf(key, commandPartitions()), key.value(), LogCodecs.COMMAND.encode(command));
             producer.send(record, (metadata, error) -> {
                 if (error != null) {
                     // The producer fails a record it never queued (no metadata in time, ...) within send(),
@@ -117,6 +119,19 @@ public final class KafkaCommandLog implements CommandLog, AutoCloseable {
             result.completeExceptionally(classify(command, e, false));
         }
         return result;
+    }
+
+    /**
+     * The commands topic's partition count, asked of the producer's metadata once (it blocks, like
+     * a send, at most {@code max.block.ms}, and fails as a send does when the topic is unknown).
+     */
+    private int commandPartitions() {
+        int known = commandPartitions;
+        if (known == 0) {
+            known = producer.partitionsFor(commandsTopic).size();
+            commandPartitions = known;
+        }
+        return known;
     }
 
     @Override

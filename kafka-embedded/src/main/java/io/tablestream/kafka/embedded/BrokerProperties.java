@@ -64,6 +64,13 @@ record BrokerProperties(Path dataDirectory, String host, int brokerPort, int con
         p.put("share.coordinator.state.topic.replication.factor", "1");
         p.put("share.coordinator.state.topic.min.isr", "1");
         p.put("group.initial.rebalance.delay.ms", "0");
+        // A transaction left open by a crashed client holds back every read_committed reader of the
+        // partitions it wrote until it times out; look for timed-out transactions every second, not
+        // every ten, so that takes little more than the client's transaction timeout.
+        p.put("transaction.abort.timed.out.transaction.cleanup.interval.ms", "1000");
+        // Lets the instances of a cluster on this broker use session timeouts below Kafka's 6 s
+        // floor, so a crashed one is noticed sooner (run-cluster.sh uses 3 s).
+        p.put("group.min.session.timeout.ms", "1000");
 
         // Data is kept until a topic says otherwise, committed offsets too: a node that was down for
         // weeks must resume where it stopped, not from a reset position.

@@ -48,6 +48,7 @@ public final class TableServiceEndpoint {
 
     private final Authenticator authenticator;
     private final Map<Operation, OperationHandler> handlers;
+    private final Map<String, OperationHandler> internalEndpoints = new java.util.concurrent.ConcurrentHashMap<>();
     private final CorsPolicies cors;
     private final Clock clock;
     /** The server's request body limit, read when a request arrives (set in {@link #install}). */
@@ -74,6 +75,19 @@ public final class TableServiceEndpoint {
         this.handlers.put(Operation.PREFLIGHT, new PreflightHandler(cors));
         this.cors = cors;
         this.clock = clock;
+    }
+
+    /**
+     * Adds an endpoint that is not Azure's, at {@code path} (which starts with {@code /_}: no account
+     * name can). It answers GET only, to requests signed with an account key (see
+     * {@link Authenticator#authenticateAccountKey}), with errors written like every other.
+     */
+    public TableServiceEndpoint internalEndpoint(String path, OperationHandler handler) {
+        if (!path.startsWith("/_")) {
+            throw new IllegalArgumentException("endpoints that are not Azure's live under /_: " + path);
+        }
+        internalEndpoints.put(path, handler);
+        return this;
     }
 
     /**
@@ -107,6 +121,10 @@ public final class TableServiceEndpoint {
                 http.header(Headers.VERSION));
         http.attribute(CONTEXT_ATTRIBUTE, request);
         RequestFraming.refuseDeclaredLengthOver(maxRequestBytes.getAsLong(), http);
+        if (http.req().getRequestURI().startsWith("/_")) {
+            handleInternal(request, http);
+            return;
+        }
         request.target(ResourcePath.parse(http.req().getRequestURI()));
         List<String> xMethod = java.util.Collections.list(http.req().getHeaders(Headers.X_HTTP_METHOD));
         request.operation(OperationResolver.resolve(http.req().getMethod(), xMethod, request.resource(),
@@ -125,12 +143,35 @@ public final class TableServiceEndpoint {
         handler.handle(request, http);
     }
 
+    private void handleInternal(RequestContext request, Context http) throws Exception {
+        OperationHandler handler = internalEndpoints.get(http.req().getRequestURI());
+        if (handler == null) {
+            throw TableServiceException.of(ErrorCode.INVALID_URI, "The request URI addresses nothing the service has.");
+        }
+        if (!http.req().getMethod().equals("GET")) {
+            throw TableServiceException.of(ErrorCode.UNSUPPORTED_HTTP_VERB,
+                    "The resource does not support the HTTP verb " + http.req().getMethod() + ".");
+        }
+        request.caller(authenticator.authenticateAccountKey(request, http));
+        handler.handle(request, http);
+    }
+
     private void onException(Exception e, Context http) {
         if (e instanceof HttpResponseException h && (h.getStatus() == 404 || h.getStatus() == 405)) {
             onUnrouted(http); // Javalin's answer to a method no route takes
             return;
         }
         RequestContext request = contextOf(http);
+        Throwable cause = e;
+        while ((cause instanceof CompletionException || cause instanceof ExecutionException) && cause.getCause() != null) {
+            cause = cause.getCause();
+        }
+        if (http.res().getHeader(Headers.REPLICA_UNAVAILABLE) != null && cause instanceof TableServiceException refusal) {
+            // Routing between instances, not a failure: the forwarding instance tries another copy.
+            LOG.debug("Request {} ({}) refused here: {}", request.requestId(), request.operation(), refusal.getMessage());
+            ErrorResponses.write(http, request, refusal);
+            return;
+        }
         TableServiceException error = asServiceError(e, request);
         ErrorResponses.write(http, request, error);
         if (RequestFraming.closesConnection(error, http)) {

@@ -1,6 +1,8 @@
 package io.tablestream.server.process;
 
 import com.azure.data.tables.TableServiceClient;
+import com.azure.core.http.policy.FixedDelayOptions;
+import com.azure.core.http.policy.RetryOptions;
 import com.azure.data.tables.TableServiceClientBuilder;
 import io.tablestream.server.Main;
 import io.tablestream.server.Setting;
@@ -119,15 +121,39 @@ public final class ServerProcess implements AutoCloseable {
         return new TableServiceClientBuilder().connectionString(connectionString()).buildClient();
     }
 
+    /**
+     * An official SDK client that never retries, so every failure the server answers is seen (the
+     * default client retries 503s and connection failures, hiding how long they lasted).
+     */
+    public TableServiceClient clientWithoutRetries() {
+        return new TableServiceClientBuilder().connectionString(connectionString())
+                .retryOptions(new RetryOptions(new FixedDelayOptions(0, Duration.ofMillis(1)))).buildClient();
+    }
+
+    /**
+     * A TCP port free right now on 127.0.0.1, for a server that must know its address before it
+     * starts (the advertised address of a cluster instance). Another process may take it first; a
+     * test that starts several servers picks all their ports before starting any.
+     */
+    public static int freePort() {
+        try (java.net.ServerSocket socket = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     /** {@code kill -9}: the JVM ends at once, whatever it was doing. Returns once it is gone. */
     public void kill() {
-        process.destroyForcibly();
+        // the handle's signal leaves the output pipe open, so the child's last lines are kept
+        // (Process.destroy* closes it at once)
+        process.toHandle().destroyForcibly();
         awaitExit(Duration.ofSeconds(30));
     }
 
     /** SIGTERM, then waits for the process to end; returns its exit status. */
     public int stop(Duration timeout) {
-        process.destroy();
+        process.toHandle().destroy(); // SIGTERM, output still read: the shutdown's lines are kept
         return awaitExit(timeout);
     }
 
@@ -139,7 +165,7 @@ public final class ServerProcess implements AutoCloseable {
     private int awaitExit(Duration timeout) {
         try {
             if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
-                process.destroyForcibly();
+                process.toHandle().destroyForcibly();
                 process.waitFor(30, TimeUnit.SECONDS);
                 throw new AssertionError("The server did not exit within " + timeout + "; its last lines:\n" + tail());
             }

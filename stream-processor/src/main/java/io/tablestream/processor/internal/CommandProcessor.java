@@ -27,12 +27,11 @@ import io.tablestream.processor.decide.TableDecision;
 import io.tablestream.processor.store.StoreNames;
 import io.tablestream.schemas.LogCodecs;
 import io.tablestream.schemas.LogFormatException;
-import java.nio.charset.StandardCharsets;
+import io.tablestream.schemas.LogPartitioner;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.apache.kafka.common.utils.Utils;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
@@ -250,7 +249,7 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
     }
 
     private int partitionFor(CommandKey key) {
-        return Utils.toPositive(Utils.murmur2(key.value().getBytes(StandardCharsets.UTF_8))) % settings.commandPartitions();
+        return LogPartitioner.partitionOf(key, settings.commandPartitions());
     }
 
     /**

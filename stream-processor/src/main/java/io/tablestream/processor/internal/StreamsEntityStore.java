@@ -8,17 +8,14 @@ import io.tablestream.core.model.StoredEntity;
 import io.tablestream.processor.store.CloseableIterator;
 import io.tablestream.processor.store.EntityStore;
 import io.tablestream.processor.store.StoreNames;
+import io.tablestream.processor.store.StoreReplica;
 import io.tablestream.schemas.StoredEntityCodec;
 import java.time.Clock;
 import java.util.NoSuchElementException;
 import java.util.Optional;
-import java.util.Set;
-import java.util.TreeSet;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.KeyValue;
-import org.apache.kafka.streams.ThreadMetadata;
-import org.apache.kafka.streams.TaskMetadata;
 import org.apache.kafka.streams.errors.InvalidStateStoreException;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
@@ -34,19 +31,9 @@ public final class StreamsEntityStore implements EntityStore {
     }
 
     @Override
-    public Set<Integer> localPartitions() {
-        Set<Integer> partitions = new TreeSet<>();
-        for (ThreadMetadata thread : streams.metadataForLocalThreads()) {
-            for (TaskMetadata task : thread.activeTasks()) {
-                partitions.add(task.taskId().partition());
-            }
-        }
-        return partitions;
-    }
-
-    @Override
-    public Optional<StoredEntity> get(int partition, EntityKey key) {
-        ReadOnlyKeyValueStore<Bytes, byte[]> store = QueryableStores.keyValue(streams, StoreNames.ENTITIES, partition);
+    public Optional<StoredEntity> get(StoreReplica replica, int partition, EntityKey key) {
+        ReadOnlyKeyValueStore<Bytes, byte[]> store = QueryableStores.keyValue(streams, StoreNames.ENTITIES, partition,
+                replica);
         byte[] value;
         try {
             value = store.get(Bytes.wrap(KeyCodec.encode(key)));
@@ -61,11 +48,12 @@ public final class StreamsEntityStore implements EntityStore {
     }
 
     @Override
-    public CloseableIterator<StoredEntity> scan(int partition, ByteRange range) {
+    public CloseableIterator<StoredEntity> scan(StoreReplica replica, int partition, ByteRange range) {
         if (range.isEmpty()) {
             return new Cursor(null, range, EdmDateTime.of(clock.instant()));
         }
-        ReadOnlyKeyValueStore<Bytes, byte[]> store = QueryableStores.keyValue(streams, StoreNames.ENTITIES, partition);
+        ReadOnlyKeyValueStore<Bytes, byte[]> store = QueryableStores.keyValue(streams, StoreNames.ENTITIES, partition,
+                replica);
         try {
             return new Cursor(store.range(Bytes.wrap(range.fromInclusive()), Bytes.wrap(range.toExclusive())), range,
                     EdmDateTime.of(clock.instant()));
