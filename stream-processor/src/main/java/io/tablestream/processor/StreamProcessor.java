@@ -59,10 +59,14 @@ public final class StreamProcessor implements AutoCloseable {
     private StreamProcessor(StreamProcessorConfig config, ApplyObserver observer) {
         this.config = config;
         this.topics = Topics.withPrefix(config.topicPrefix());
-        this.commandPartitions = TopicInstaller.install(config.bootstrapServers(), topics, config.partitions(),
-                config.replicationFactor(), config.overrides());
-        this.admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers(),
-                AdminClientConfig.CLIENT_ID_CONFIG, config.topicPrefix() + "-" + config.instanceId() + "-repair"));
+        this.admin = Admin.create(adminSettings(config));
+        try {
+            this.commandPartitions = TopicInstaller.install(admin, topics, config.partitions(),
+                    config.replicationFactor());
+        } catch (RuntimeException e) {
+            admin.close(Duration.ofSeconds(5));
+            throw e;
+        }
         this.repairs = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "hanging-transaction-check");
             t.setDaemon(true);
@@ -124,6 +128,22 @@ public final class StreamProcessor implements AutoCloseable {
         } catch (java.util.concurrent.RejectedExecutionException e) {
             // closing
         }
+    }
+
+    /**
+     * The processor's own admin client: the cluster's address and whichever of the configured client
+     * settings an admin client takes (security settings above all).
+     */
+    private static Map<String, Object> adminSettings(StreamProcessorConfig config) {
+        Map<String, Object> settings = new java.util.HashMap<>();
+        config.overrides().forEach((k, v) -> {
+            if (AdminClientConfig.configNames().contains(k)) {
+                settings.put(k, v);
+            }
+        });
+        settings.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
+        settings.put(AdminClientConfig.CLIENT_ID_CONFIG, config.topicPrefix() + "-" + config.instanceId() + "-admin");
+        return settings;
     }
 
     private static String applicationId(StreamProcessorConfig config) {

@@ -47,25 +47,9 @@ public final class TopicInstaller {
         }
     }
 
-    /** Ensures every topic exists; returns the partition count of the commands topic. */
-    public static int install(String bootstrapServers, Topics topics, int partitions, short replicationFactor) {
-        return install(bootstrapServers, topics, partitions, replicationFactor, Map.of());
-    }
-
-    /**
-     * As {@link #install(String, Topics, int, short)}, connecting with the admin-client settings among
-     * {@code clientSettings} (security settings of the cluster, for example); the others are left out.
-     */
-    public static int install(String bootstrapServers, Topics topics, int partitions, short replicationFactor,
-                              Map<String, Object> clientSettings) {
-        Map<String, Object> adminSettings = new java.util.HashMap<>();
-        clientSettings.forEach((k, v) -> {
-            if (AdminClientConfig.configNames().contains(k)) {
-                adminSettings.put(k, v);
-            }
-        });
-        adminSettings.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-        try (Admin admin = Admin.create(adminSettings)) {
+    /** Ensures every topic exists through {@code admin}; returns the partition count of the commands topic. */
+    public static int install(Admin admin, Topics topics, int partitions, short replicationFactor) {
+        try {
             Set<String> existing = admin.listTopics().names().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
             List<NewTopic> missing = new ArrayList<>();
             for (TopicDescriptor<?, ?> t : topics.all()) {
@@ -87,7 +71,7 @@ public final class TopicInstaller {
             }
             return describe(admin, topics.commands().name()).partitions().size();
         } catch (ExecutionException | TimeoutException e) {
-            throw new IllegalStateException("Cannot install the topics on " + bootstrapServers + ": " + e, e);
+            throw new IllegalStateException("Cannot install the topics: " + e, e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("Interrupted while installing topics", e);
