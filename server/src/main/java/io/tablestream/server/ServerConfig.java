@@ -65,6 +65,51 @@ public final class ServerConfig {
         }
     }
 
+    /**
+     * The settings passed through to Kafka under {@code prefix} ({@link ServerSettings#KAFKA_PREFIX},
+     * {@link ServerSettings#STREAMS_PREFIX}), by Kafka's name without the prefix: from the file
+     * ({@code kafka.session.timeout.ms=...}), then the environment ({@code TABLESTREAM_KAFKA_SESSION_TIMEOUT_MS}),
+     * then system properties ({@code -Dtablestream.kafka.session.timeout.ms=...}), then values given in code,
+     * each overriding the one before.
+     */
+    public Map<String, String> passThrough(String prefix) {
+        Map<String, String> values = new java.util.TreeMap<>();
+        file.forEach((k, v) -> {
+            if (k.startsWith(prefix) && k.length() > prefix.length()) {
+                values.put(k.substring(prefix.length()), v);
+            }
+        });
+        String envPrefix = Setting.passThroughEnvironmentPrefix(prefix);
+        environment.forEach((k, v) -> {
+            // TABLESTREAM_KAFKA_PORT is the setting kafka-port, not a pass-through
+            if (k.startsWith(envPrefix) && k.length() > envPrefix.length()
+                    && ServerSettings.ALL.stream().noneMatch(setting -> setting.environmentVariable().equals(k))) {
+                values.put(Setting.passThroughName(k.substring(envPrefix.length())), v);
+            }
+        });
+        String propertyPrefix = "tablestream." + prefix;
+        system.forEach((k, v) -> {
+            if (k.startsWith(propertyPrefix) && k.length() > propertyPrefix.length()) {
+                values.put(k.substring(propertyPrefix.length()), v);
+            }
+        });
+        overrides.forEach((k, v) -> {
+            if (k.startsWith(prefix) && k.length() > prefix.length()) {
+                values.put(k.substring(prefix.length()), v);
+            }
+        });
+        return values;
+    }
+
+    /** Sets a pass-through value in code ({@code kafka.<name>} or {@code streams.<name>}), for tests and embedding. */
+    public ServerConfig with(String passThroughName, String value) {
+        if (ServerSettings.PASS_THROUGH_PREFIXES.stream().noneMatch(passThroughName::startsWith)) {
+            throw new IllegalArgumentException("not a pass-through setting: " + passThroughName);
+        }
+        overrides.put(passThroughName, value);
+        return this;
+    }
+
     private static Map<String, String> readFile(Path path) {
         Map<String, String> values = new HashMap<>();
         if (path == null) {

@@ -39,7 +39,8 @@ public final class ServerSettings {
             "Answer a sync write as soon as its outcome is decided (decisions are deterministic, so a replay after a"
                     + " crash decides the same), committing in groups; false waits for each write's commit (slower).");
     public static final Setting<String> INSTANCE_ID = Setting.text("instance-id", "node-1",
-            "Stable name of this instance (its static membership in the processor's consumer group).");
+            "Stable name of this instance: its static membership in the processor's consumer group when it keeps no"
+                    + " standby replicas (with standbys, membership is dynamic so they take over at once after a crash).");
     public static final Setting<String> ADVERTISED_ADDRESS = Setting.text("advertised-address", "",
             "host:port other instances reach this one at; empty for a single node.");
     public static final Setting<String> ACCOUNTS = Setting.text("accounts", "",
@@ -51,19 +52,70 @@ public final class ServerSettings {
     public static final Setting<Integer> WRITE_TIMEOUT_MS = Setting.integer("write-timeout-ms", 10_000,
             "How long a sync write waits for its outcome before answering 503 with Retry-After.");
     public static final Setting<Integer> SESSION_TIMEOUT_MS = Setting.integer("session-timeout-ms", 5_000,
-            "How long a read carrying x-ms-session-token waits for the writes it names.");
+            "How long a read carrying x-ms-session-token waits for the writes it names (and for the command log's end,"
+                    + " when the token names an offset past the end last seen).");
     public static final Setting<Integer> QUERY_ROW_BUDGET = Setting.integer("query-row-budget", 50_000,
             "Rows one Query Entities page examines at most; a page reaching it ends early, possibly empty, with a"
                     + " continuation (as the service's own pages may), so a sparse filter never scans a whole table at once.");
     public static final Setting<Integer> MAX_REQUEST_BYTES = Setting.integer("max-request-bytes", 5 * 1024 * 1024,
             "Largest request body accepted (a $batch may hold 4 MiB).");
 
+
+    // ---- running several instances on one Kafka cluster (fail-over, routing between instances) ----
+    public static final Setting<Integer> GROUP_SESSION_TIMEOUT_MS = Setting.integer("group-session-timeout-ms", 6_000,
+            "How long the Kafka group coordinator waits for a silent instance (crashed, cut off) before moving its"
+                    + " partitions to the others: the floor of fail-over after a crash. Brokers refuse values below"
+                    + " their group.min.session.timeout.ms (6000 by default).");
+    public static final Setting<Integer> GROUP_HEARTBEAT_INTERVAL_MS = Setting.integer("group-heartbeat-interval-ms",
+            1_000, "How often the processor tells the group coordinator it is alive (a third of the session timeout"
+                    + " or less); also how soon the other instances learn that a rebalance began.");
+    public static final Setting<Integer> TRANSACTION_TIMEOUT_MS = Setting.integer("transaction-timeout-ms", 10_000,
+            "How long a processor transaction may stay open (Kafka Streams' default). A crashed instance's open"
+                    + " transaction holds back every reader of the partitions it wrote (outcomes, change feed) until the"
+                    + " brokers abort it this long after it began, so in a cluster it bounds how soon writes answer again"
+                    + " after a crash (5000 in compose.yaml and run-cluster.sh); a broker outage longer than it fences the"
+                    + " processor, which then rejoins its group.");
+    public static final Setting<Integer> STANDBY_MAX_LAG = Setting.integer("standby-max-lag", 10_000,
+            "How many records a standby replica may be behind its changelog and still serve reads while the"
+                    + " partition's active copy is unavailable (reads carrying a session token never use standbys).");
+    public static final Setting<Integer> FORWARD_TIMEOUT_MS = Setting.integer("forward-timeout-ms", 5_000,
+            "How long a read forwarded to another instance may take (connecting: at most 1 s) before another copy"
+                    + " of the partition is tried.");
+    /** Settings passed as they are to every Kafka client (producer, consumers, admin, Kafka Streams' clients). */
+    public static final String KAFKA_PREFIX = "kafka.";
+    /** Settings passed as they are to Kafka Streams (its own names, and its client prefixes such as consumer.). */
+    public static final String STREAMS_PREFIX = "streams.";
+    // ---- end of running several instances ----
+
     public static final List<Setting<?>> ALL = List.of(HOST, PORT, DATA_DIR, KAFKA_BOOTSTRAP_SERVERS, KAFKA_PORT,
             KAFKA_CONTROLLER_PORT, KAFKA_STARTUP_TIMEOUT_MS, PROCESSOR_STARTUP_TIMEOUT_MS, TOPIC_PREFIX,
             PARTITIONS, REPLICATION_FACTOR, STREAM_THREADS, STANDBY_REPLICAS, COMMIT_INTERVAL_MS, ANSWER_AT_DECISION,
             INSTANCE_ID,
             ADVERTISED_ADDRESS, ACCOUNTS, EMULATOR_ACCOUNT, ANONYMOUS_ACCESS, WRITE_TIMEOUT_MS, SESSION_TIMEOUT_MS,
-            QUERY_ROW_BUDGET, MAX_REQUEST_BYTES);
+            QUERY_ROW_BUDGET, MAX_REQUEST_BYTES, GROUP_SESSION_TIMEOUT_MS, GROUP_HEARTBEAT_INTERVAL_MS,
+            TRANSACTION_TIMEOUT_MS, STANDBY_MAX_LAG, FORWARD_TIMEOUT_MS);
+
+    /** The prefixes of the settings passed through to Kafka ({@link #KAFKA_PREFIX}, {@link #STREAMS_PREFIX}). */
+    public static final List<String> PASS_THROUGH_PREFIXES = List.of(KAFKA_PREFIX, STREAMS_PREFIX);
+
+    /**
+     * Whether {@code variable} is an environment variable the server reads: a setting's, or one of
+     * the pass-through forms {@code TABLESTREAM_KAFKA_<NAME>} and {@code TABLESTREAM_STREAMS_<NAME>}.
+     */
+    public static boolean isKnownEnvironmentVariable(String variable) {
+        for (Setting<?> s : ALL) {
+            if (s.environmentVariable().equals(variable)) {
+                return true;
+            }
+        }
+        for (String prefix : PASS_THROUGH_PREFIXES) {
+            String envPrefix = Setting.passThroughEnvironmentPrefix(prefix);
+            if (variable.startsWith(envPrefix) && variable.length() > envPrefix.length()) {
+                return true;
+            }
+        }
+        return false;
+    }
 
     private ServerSettings() {
     }

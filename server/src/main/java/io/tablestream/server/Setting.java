@@ -46,6 +46,39 @@ public record Setting<T>(String name, String environmentVariable, Class<T> type,
         return "tablestream." + name;
     }
 
+    /**
+     * The environment-variable prefix of a pass-through family ({@code kafka.} → {@code TABLESTREAM_KAFKA_}).
+     * Kafka's names map to variables as Kafka's own container images do: {@code .} is {@code _},
+     * {@code _} is {@code __}, {@code -} is {@code ___} ({@code TABLESTREAM_KAFKA_SASL_MECHANISM} is
+     * {@code kafka.sasl.mechanism}).
+     */
+    static String passThroughEnvironmentPrefix(String prefix) {
+        return env(prefix.substring(0, prefix.length() - 1)) + "_";
+    }
+
+    /** The Kafka setting name a pass-through variable's suffix stands for ({@code SESSION_TIMEOUT_MS} → {@code session.timeout.ms}). */
+    static String passThroughName(String variableSuffix) {
+        StringBuilder name = new StringBuilder(variableSuffix.length());
+        String lower = variableSuffix.toLowerCase(Locale.ROOT);
+        for (int i = 0; i < lower.length(); i++) {
+            char c = lower.charAt(i);
+            if (c != '_') {
+                name.append(c);
+                continue;
+            }
+            int run = 1;
+            while (i + run < lower.length() && lower.charAt(i + run) == '_') {
+                run++;
+            }
+            if (run > 3) {
+                throw new IllegalArgumentException("a run of more than three '_' in " + variableSuffix);
+            }
+            name.append(run == 1 ? '.' : run == 2 ? '_' : '-');
+            i += run - 1;
+        }
+        return name.toString();
+    }
+
     private static String env(String name) {
         return "TABLESTREAM_" + name.toUpperCase(Locale.ROOT).replace('-', '_').replace('.', '_');
     }

@@ -19,6 +19,11 @@ import io.tablestream.protocol.http.OperationHandler;
 import io.tablestream.protocol.http.SignedCallerAuthenticator;
 import io.tablestream.protocol.http.TableServiceEndpoint;
 import io.tablestream.query.http.ReadHandlers;
+import io.tablestream.query.http.ClusterStatus;
+import io.tablestream.query.kafka.KafkaCommandLogEnds;
+import io.tablestream.query.routing.Instance;
+import io.tablestream.query.routing.InstanceClient;
+import io.tablestream.query.routing.KeyLocator;
 import io.tablestream.query.routing.StreamsKeyLocator;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -26,9 +31,13 @@ import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.EnumMap;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicReference;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.streams.StreamsConfig;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -68,7 +77,7 @@ public final class TablestreamServer implements AutoCloseable {
                 config.get(ServerSettings.REPLICATION_FACTOR).shortValue(), dataDir.resolve("streams"),
                 config.get(ServerSettings.INSTANCE_ID), advertised.isBlank() ? null : advertised,
                 config.get(ServerSettings.STREAM_THREADS), config.get(ServerSettings.STANDBY_REPLICAS),
-                Duration.ofMillis(config.get(ServerSettings.COMMIT_INTERVAL_MS)), Map.of(), clock);
+                Duration.ofMillis(config.get(ServerSettings.COMMIT_INTERVAL_MS)), kafkaStreamsOverrides(config), clock);
         // Outcomes decided here are handed to this instance's command log (opened once the topics exist).
         boolean answerAtDecision = config.get(ServerSettings.ANSWER_AT_DECISION);
         AtomicReference<KafkaCommandLog> localLog = new AtomicReference<>();
@@ -87,24 +96,37 @@ public final class TablestreamServer implements AutoCloseable {
 
         KafkaCommandLog commandLog = KafkaCommandLog.open(bootstrap, processor.topics().commands().name(),
                 processor.topics().outcomes().name(),
-                config.get(ServerSettings.INSTANCE_ID) + "-" + UUID.randomUUID(), Topics.MAX_COMMAND_BYTES, Map.of(),
-                answerAtDecision, responders);
+                config.get(ServerSettings.INSTANCE_ID) + "-" + UUID.randomUUID(), Topics.MAX_COMMAND_BYTES,
+                new LinkedHashMap<>(config.passThrough(ServerSettings.KAFKA_PREFIX)), answerAtDecision, responders);
         localLog.set(commandLog);
         started.push(commandLog);
+
+        Duration sessionTimeout = Duration.ofMillis(config.get(ServerSettings.SESSION_TIMEOUT_MS));
+        KafkaCommandLogEnds logEnds = KafkaCommandLogEnds.open(bootstrap, processor.topics().commands().name(),
+                processor.commandPartitions(), sessionTimeout);
+        started.push(logEnds);
 
         Map<Operation, OperationHandler> handlers = new EnumMap<>(Operation.class);
         handlers.putAll(WriteHandlers.create(commandLog, processor.registry(), clock,
                 Duration.ofMillis(config.get(ServerSettings.WRITE_TIMEOUT_MS)), Duration.ofSeconds(10), responders));
-        handlers.putAll(ReadHandlers.create(processor.registry(), processor.entities(),
-                new StreamsKeyLocator(processor.entities(), processor.commandPartitions()), processor.appliedOffsets(),
-                Duration.ofMillis(config.get(ServerSettings.SESSION_TIMEOUT_MS)),
-                config.get(ServerSettings.QUERY_ROW_BUDGET), responders));
+        Instance self = advertised.isBlank() ? null : Instance.parse(advertised);
+        InstanceClient instances = new InstanceClient(Duration.ofMillis(config.get(ServerSettings.FORWARD_TIMEOUT_MS)),
+                Duration.ofMillis(config.get(ServerSettings.GROUP_SESSION_TIMEOUT_MS)));
+        started.push(instances);
+        KeyLocator locator = new StreamsKeyLocator(processor.streams(), processor.replicas(),
+                processor.topics().commands().name(), processor.commandPartitions(), self,
+                config.get(ServerSettings.STANDBY_MAX_LAG));
+        handlers.putAll(ReadHandlers.create(processor.registry(), processor.entities(), locator, instances,
+                processor.appliedOffsets(), logEnds, sessionTimeout, config.get(ServerSettings.QUERY_ROW_BUDGET),
+                responders));
 
         Authenticator authenticator = new Authenticator(accountKeys(config),
                 StoredAccessPolicies.of(processor.registry()), clock,
                 AuthenticationSettings.defaults().withAnonymousAccess(config.get(ServerSettings.ANONYMOUS_ACCESS)));
         TableServiceEndpoint endpoint = new TableServiceEndpoint(new SignedCallerAuthenticator(authenticator),
-                handlers, CorsPolicies.of(processor.registry()), clock);
+                handlers, CorsPolicies.of(processor.registry()), clock)
+                .internalEndpoint("/_cluster", new ClusterStatus(locator, instances, processor.replicas(),
+                        () -> processor.streams().state().toString(), self));
         int maxRequestBytes = config.get(ServerSettings.MAX_REQUEST_BYTES);
         this.http = Javalin.create(javalin -> {
             javalin.http.maxRequestSize = maxRequestBytes;
@@ -147,6 +169,24 @@ public final class TablestreamServer implements AutoCloseable {
         return processor;
     }
 
+    /**
+     * What Kafka Streams gets beyond the processor's own settings: the named fail-over settings, then
+     * every {@code kafka.*} pass-through (Streams hands un-prefixed client settings to all its clients),
+     * then every {@code streams.*} one, each overriding what came before.
+     */
+    static Map<String, Object> kafkaStreamsOverrides(ServerConfig config) {
+        Map<String, Object> overrides = new LinkedHashMap<>();
+        overrides.put(StreamsConfig.consumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG),
+                config.get(ServerSettings.GROUP_SESSION_TIMEOUT_MS));
+        overrides.put(StreamsConfig.consumerPrefix(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG),
+                config.get(ServerSettings.GROUP_HEARTBEAT_INTERVAL_MS));
+        overrides.put(StreamsConfig.producerPrefix(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG),
+                config.get(ServerSettings.TRANSACTION_TIMEOUT_MS));
+        overrides.putAll(config.passThrough(ServerSettings.KAFKA_PREFIX));
+        overrides.putAll(config.passThrough(ServerSettings.STREAMS_PREFIX));
+        return overrides;
+    }
+
     static AccountKeys accountKeys(ServerConfig config) {
         AccountKeys.Builder keys = AccountKeys.builder();
         if (config.get(ServerSettings.EMULATOR_ACCOUNT)) {
@@ -172,6 +212,17 @@ public final class TablestreamServer implements AutoCloseable {
     /** Stops everything this instance started, last started first; calling it again does nothing. */
     @Override
     public synchronized void close() {
+        // The processor goes first, while the HTTP port still answers: it leaves the group (with
+        // standbys) so its partitions move at once, and meanwhile reads forwarded here are refused
+        // as moving, which sends them to the standbys, instead of meeting a port that is closing.
+        if (started.contains(processor)) {
+            try {
+                processor.close();
+            } catch (RuntimeException e) {
+                LOG.warn("Error while stopping the stream processor", e);
+            }
+            started.remove(processor);
+        }
         close(started);
     }
 

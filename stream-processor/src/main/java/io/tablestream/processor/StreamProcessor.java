@@ -1,21 +1,31 @@
 package io.tablestream.processor;
 
 import io.tablestream.processor.internal.BoundedRocksDbMemory;
+import io.tablestream.processor.internal.HangingTransactions;
+import io.tablestream.processor.internal.state.CommitNotifyingClientSupplier;
 import io.tablestream.processor.internal.StreamsEntityStore;
+import io.tablestream.processor.internal.StreamsLocalReplicas;
 import io.tablestream.processor.internal.StreamsTableRegistry;
 import io.tablestream.processor.store.AppliedOffsets;
 import io.tablestream.processor.store.EntityStore;
+import io.tablestream.processor.store.LocalReplicas;
 import io.tablestream.processor.store.RegistryEvents;
 import io.tablestream.core.registry.TableRegistry;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse;
@@ -31,6 +41,8 @@ public final class StreamProcessor implements AutoCloseable {
     /** Thread failures tolerated within {@link #FAILURE_WINDOW} before the client shuts down. */
     private static final int MAX_THREAD_FAILURES = 5;
     private static final Duration FAILURE_WINDOW = Duration.ofMinutes(1);
+    /** How often the lags of this instance's store replicas are measured (a request to the brokers). */
+    private static final Duration LAG_REFRESH = Duration.ofSeconds(1);
 
     private final StreamProcessorConfig config;
     private final Topics topics;
@@ -38,19 +50,36 @@ public final class StreamProcessor implements AutoCloseable {
     private final ProcessorSettings settings;
     private final KafkaStreams streams;
     private final EntityStore entities;
+    private final StreamsLocalReplicas replicas;
     private final TableRegistry registry;
     private final Deque<Instant> threadFailures = new ArrayDeque<>();
+    private final Admin admin;
+    private final ScheduledExecutorService repairs;
 
     private StreamProcessor(StreamProcessorConfig config, ApplyObserver observer, WriteAnswers answers) {
         this.config = config;
         this.topics = Topics.withPrefix(config.topicPrefix());
-        this.commandPartitions = TopicInstaller.install(config.bootstrapServers(), topics, config.partitions(),
-                config.replicationFactor());
+        this.admin = Admin.create(adminSettings(config));
+        try {
+            this.commandPartitions = TopicInstaller.install(admin, topics, config.partitions(),
+                    config.replicationFactor());
+        } catch (RuntimeException e) {
+            admin.close(Duration.ofSeconds(5));
+            throw e;
+        }
+        this.repairs = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "hanging-transaction-check");
+            t.setDaemon(true);
+            return t;
+        });
         this.settings = new ProcessorSettings(topics, commandPartitions, Duration.ofSeconds(1), 1000,
-                Duration.ofSeconds(5), 5000, config.clock(), new AppliedOffsets(), new RegistryEvents(), observer, answers);
-        this.streams = new KafkaStreams(TablestreamTopology.build(settings), streamsProperties(config));
+                Duration.ofSeconds(5), 5000, config.clock(), new AppliedOffsets(), new RegistryEvents(), observer,
+                answers);
+        this.streams = new KafkaStreams(TablestreamTopology.build(settings), streamsProperties(config),
+                new CommitNotifyingClientSupplier());
         this.streams.setUncaughtExceptionHandler(this::onThreadFailure);
         this.entities = new StreamsEntityStore(streams, config.clock(), settings.appliedOffsets());
+        this.replicas = new StreamsLocalReplicas(streams, LAG_REFRESH);
         this.registry = new StreamsTableRegistry(streams, settings.registryEvents());
     }
 
@@ -80,7 +109,60 @@ public final class StreamProcessor implements AutoCloseable {
         return processor;
     }
 
+    /**
+     * Aborts transactions that will never complete on this processor's partitions (see
+     * {@link HangingTransactions}): once before the processor starts, then every few seconds until it
+     * runs (a broker that just restarted may strand one while we start), then every minute.
+     */
+    private void checkHangingTransactions() {
+        String prefix = config.topicPrefix();
+        String applicationId = applicationId(config);
+        try {
+            Object protocol = config.overrides().getOrDefault("security.protocol", "PLAINTEXT");
+            new HangingTransactions(admin, Duration.ofSeconds(30), "PLAINTEXT".equalsIgnoreCase(protocol.toString()))
+                    .repair(topic -> topic.startsWith(prefix + ".") || topic.startsWith(applicationId + "-"));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (RuntimeException e) {
+            LOG.warn("Checking for hanging transactions failed; trying again later: {}", e.toString());
+        }
+    }
+
+    private void scheduleHangingTransactionChecks() {
+        Duration next = isRunning() ? Duration.ofMinutes(1) : Duration.ofSeconds(3);
+        try {
+            repairs.schedule(() -> {
+                checkHangingTransactions();
+                scheduleHangingTransactionChecks();
+            }, next.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            // closing
+        }
+    }
+
+    /**
+     * The processor's own admin client: the cluster's address and whichever of the configured client
+     * settings an admin client takes (security settings above all).
+     */
+    private static Map<String, Object> adminSettings(StreamProcessorConfig config) {
+        Map<String, Object> settings = new java.util.HashMap<>();
+        config.overrides().forEach((k, v) -> {
+            if (AdminClientConfig.configNames().contains(k)) {
+                settings.put(k, v);
+            }
+        });
+        settings.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
+        settings.put(AdminClientConfig.CLIENT_ID_CONFIG, config.topicPrefix() + "-" + config.instanceId() + "-admin");
+        return settings;
+    }
+
+    private static String applicationId(StreamProcessorConfig config) {
+        return config.topicPrefix() + "-processor";
+    }
+
     private void startAndAwaitRunning(Duration timeout) {
+        checkHangingTransactions();
+        scheduleHangingTransactionChecks();
         CountDownLatch running = new CountDownLatch(1);
         streams.setStateListener((now, before) -> {
             LOG.info("Stream processor {} -> {}", before, now);
@@ -109,7 +191,7 @@ public final class StreamProcessor implements AutoCloseable {
     private void awaitReadable(long deadlineNanos) throws InterruptedException {
         while (System.nanoTime() < deadlineNanos) {
             boolean all = true;
-            for (int partition : entities.localPartitions()) {
+            for (int partition : replicas.active()) {
                 all &= settings.appliedOffsets().readable(partition);
             }
             if (all) {
@@ -122,7 +204,7 @@ public final class StreamProcessor implements AutoCloseable {
 
     static Properties streamsProperties(StreamProcessorConfig config) {
         Properties p = new Properties();
-        p.put(StreamsConfig.APPLICATION_ID_CONFIG, config.topicPrefix() + "-processor");
+        p.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId(config));
         p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
         p.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
         p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, config.commitInterval().toMillis());
@@ -142,8 +224,20 @@ public final class StreamProcessor implements AutoCloseable {
         p.put(StreamsConfig.producerPrefix(ProducerConfig.COMPRESSION_TYPE_CONFIG), "none");
         p.put(StreamsConfig.consumerPrefix(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG), Topics.MAX_COMMAND_BYTES);
         p.put(StreamsConfig.topicPrefix("max.message.bytes"), Integer.toString(Topics.MAX_ENTITY_RECORD_BYTES));
-        p.put(StreamsConfig.consumerPrefix(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG),
-                config.topicPrefix() + "-" + config.instanceId());
+        // ---- cluster membership (scale-out): static membership only without standby replicas ----
+        // A static member keeps its tasks across a restart: right for one node, or for nodes without
+        // standbys, whose tasks would otherwise be rebuilt elsewhere. With standbys, a clean stop
+        // leaves the group (see close()) so the warm standbys take over at once, and a restarted
+        // instance rejoins as a new member, taking active tasks only once its copies caught up.
+        if (config.standbyReplicas() == 0) {
+            p.put(StreamsConfig.consumerPrefix(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG),
+                    config.topicPrefix() + "-" + config.instanceId());
+        }
+        // An instance takes over an active partition only when its copy is within this many records
+        // of the changelog's end (restored in a fraction of a second); otherwise it warms up as a
+        // standby first, so an instance joining does not stall the partitions it is given.
+        p.put(StreamsConfig.ACCEPTABLE_RECOVERY_LAG_CONFIG, 1_000L);
+        // ---- end of cluster membership ----
         if (config.applicationServer() != null) {
             p.put(StreamsConfig.APPLICATION_SERVER_CONFIG, config.applicationServer());
         }
@@ -199,10 +293,27 @@ public final class StreamProcessor implements AutoCloseable {
         return streams.state() == KafkaStreams.State.RUNNING;
     }
 
+    /** This instance's copies of the partition stores, active and standby, and their lags. */
+    public LocalReplicas replicas() {
+        return replicas;
+    }
+
+    /**
+     * Stops processing. A dynamic member (see {@link #streamsProperties}) leaves the consumer group
+     * on the way out, so its partitions move to their standbys at once instead of after the
+     * session timeout; a static member stays, to take its partitions back when it returns.
+     */
     @Override
     public void close() {
-        if (!streams.close(Duration.ofSeconds(30))) {
+        repairs.shutdownNow();
+        replicas.close();
+        boolean dynamic = !streamsProperties(config).containsKey(
+                StreamsConfig.consumerPrefix(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG));
+        CloseOptions options = CloseOptions.timeout(Duration.ofSeconds(30)).withGroupMembershipOperation(dynamic
+                ? CloseOptions.GroupMembershipOperation.LEAVE_GROUP : CloseOptions.GroupMembershipOperation.REMAIN_IN_GROUP);
+        if (!streams.close(options)) {
             LOG.warn("The stream processor did not stop within 30 s");
         }
+        admin.close(Duration.ofSeconds(5));
     }
 }

@@ -12,6 +12,7 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.errors.TopicExistsException;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -26,9 +27,29 @@ public final class TopicInstaller {
     private TopicInstaller() {
     }
 
-    /** Ensures every topic exists; returns the partition count of the commands topic. */
-    public static int install(String bootstrapServers, Topics topics, int partitions, short replicationFactor) {
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers))) {
+    /**
+     * Describes {@code topic}, waiting while the cluster does not know it yet: a topic just created is
+     * not in every broker's metadata at once (UnknownTopicOrPartition for a moment).
+     */
+    private static TopicDescription describe(Admin admin, String topic)
+            throws InterruptedException, ExecutionException, TimeoutException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(TIMEOUT_SECONDS);
+        while (true) {
+            try {
+                return admin.describeTopics(List.of(topic)).allTopicNames()
+                        .get(TIMEOUT_SECONDS, TimeUnit.SECONDS).get(topic);
+            } catch (ExecutionException e) {
+                if (!(e.getCause() instanceof UnknownTopicOrPartitionException) || System.nanoTime() > deadline) {
+                    throw e;
+                }
+                Thread.sleep(100);
+            }
+        }
+    }
+
+    /** Ensures every topic exists through {@code admin}; returns the partition count of the commands topic. */
+    public static int install(Admin admin, Topics topics, int partitions, short replicationFactor) {
+        try {
             Set<String> existing = admin.listTopics().names().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
             List<NewTopic> missing = new ArrayList<>();
             for (TopicDescriptor<?, ?> t : topics.all()) {
@@ -48,11 +69,9 @@ public final class TopicInstaller {
                     }
                 }
             }
-            TopicDescription commands = admin.describeTopics(List.of(topics.commands().name()))
-                    .allTopicNames().get(TIMEOUT_SECONDS, TimeUnit.SECONDS).get(topics.commands().name());
-            return commands.partitions().size();
+            return describe(admin, topics.commands().name()).partitions().size();
         } catch (ExecutionException | TimeoutException e) {
-            throw new IllegalStateException("Cannot install the topics on " + bootstrapServers + ": " + e, e);
+            throw new IllegalStateException("Cannot install the topics: " + e, e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("Interrupted while installing topics", e);

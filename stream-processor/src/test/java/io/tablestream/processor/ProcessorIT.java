@@ -17,7 +17,6 @@ import io.tablestream.core.model.TableName;
 import io.tablestream.processor.store.CloseableIterator;
 import io.tablestream.testsupport.KafkaCluster;
 import io.tablestream.testsupport.KafkaTest;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -25,7 +24,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
-import org.apache.kafka.common.utils.Utils;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -39,8 +37,7 @@ class ProcessorIT {
     }
 
     static int partitionOf(long tableId, String pk) {
-        byte[] key = CommandKey.forEntity("acct", tableId, pk).value().getBytes(StandardCharsets.UTF_8);
-        return Utils.toPositive(Utils.murmur2(key)) % PARTITIONS;
+        return io.tablestream.schemas.LogPartitioner.partitionOf(CommandKey.forEntity("acct", tableId, pk), PARTITIONS);
     }
 
     static StreamProcessorConfig config(KafkaCluster kafka, String prefix, Path stateDir) {
@@ -83,7 +80,7 @@ class ProcessorIT {
             assertThat(rk19.entity().timestamp()).isEqualTo(last.results().get(0).timestamp());
 
             int total = 0;
-            for (int p : processor.entities().localPartitions()) {
+            for (int p : processor.replicas().active()) {
                 try (CloseableIterator<StoredEntity> it = processor.entities().scan(p, KeyCodec.table(tableId))) {
                     while (it.hasNext()) {
                         it.next();
@@ -91,7 +88,7 @@ class ProcessorIT {
                     }
                 }
             }
-            assertThat(processor.entities().localPartitions()).hasSize(PARTITIONS);
+            assertThat(processor.replicas().active()).hasSize(PARTITIONS);
             assertThat(total).isEqualTo(30);
             assertThat(log.allChanges(kafka.bootstrapServers(), Duration.ofSeconds(2))).hasSize(30);
         }

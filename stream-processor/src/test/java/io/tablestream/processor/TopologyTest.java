@@ -334,8 +334,7 @@ class TopologyTest {
             String name = null;
             for (int i = 0; name == null; i++) {
                 String candidate = "Tbl" + i;
-                byte[] key = CommandKey.forTable("acct", TableName.of(candidate)).value().getBytes(StandardCharsets.UTF_8);
-                if (org.apache.kafka.common.utils.Utils.toPositive(org.apache.kafka.common.utils.Utils.murmur2(key)) % 8 != 0) {
+                if (io.tablestream.schemas.LogPartitioner.partitionOf(CommandKey.forTable("acct", TableName.of(candidate)), 8) != 0) {
                     name = candidate;
                 }
             }

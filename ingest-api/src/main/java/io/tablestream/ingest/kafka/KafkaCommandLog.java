@@ -8,7 +8,7 @@ import io.tablestream.core.error.ErrorCode;
 import io.tablestream.core.error.TableServiceException;
 import io.tablestream.ingest.command.CommandLog;
 import io.tablestream.schemas.LogCodecs;
-import java.nio.charset.StandardCharsets;
+import io.tablestream.schemas.LogPartitioner;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
@@ -32,14 +32,13 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
-import org.apache.kafka.common.utils.Utils;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The command log on Kafka: an idempotent producer (acks=all) keyed by {@link CommandKey}, so the
- * default partitioner puts every command on the partition whose task owns it; and an
- * {@link OutcomeListener} on this instance's reply partition.
+ * The command log on Kafka: an idempotent producer (acks=all) putting every command, keyed by its
+ * {@link CommandKey}, on the partition {@link LogPartitioner} names — the one whose task owns the
+ * key; and an {@link OutcomeListener} on this instance's reply partition.
  *
  * <p>When writes are answered at decision (the default), an outcome reaches its waiter by the
  * first of two ways: handed over in-process by the processor task that decided it
@@ -52,6 +51,8 @@ public final class KafkaCommandLog implements CommandLog, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(KafkaCommandLog.class);
 
     private final String commandsTopic;
+    /** Partitions of the commands topic, learned from the producer's metadata on first use. */
+    private volatile int commandPartitions;
     private final String instanceId;
     private final KafkaProducer<String, byte[]> producer;
     private final OutcomeListener outcomes;
@@ -121,8 +122,7 @@ public final class KafkaCommandLog implements CommandLog, AutoCloseable {
         c.putAll(overrides);
         KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(c, new StringDeserializer(), new ByteArrayDeserializer());
         int outcomePartitions = consumer.partitionsFor(outcomesTopic).size();
-        TopicPartition reply = new TopicPartition(outcomesTopic,
-                Utils.toPositive(Utils.murmur2(instanceId.getBytes(StandardCharsets.UTF_8))) % outcomePartitions);
+        TopicPartition reply = new TopicPartition(outcomesTopic, LogPartitioner.partitionOf(instanceId, outcomePartitions));
         ExecutorService own = completions != null ? null : Executors.newSingleThreadExecutor(r -> {
             Thread t = new Thread(r, "outcome-completions");
             t.setDaemon(true);
@@ -141,20 +141,37 @@ public final class KafkaCommandLog implements CommandLog, AutoCloseable {
     @Override
     public CompletableFuture<SessionToken.Position> append(Command command) {
         CompletableFuture<SessionToken.Position> result = new CompletableFuture<>();
-        ProducerRecord<String, byte[]> record = new ProducerRecord<>(commandsTopic, CommandKey.of(command).value(),
-                LogCodecs.COMMAND.encode(command));
+        CommandKey key = CommandKey.of(command);
+        Thread sender = Thread.currentThread();
         try {
+            ProducerRecord<String, byte[]> record = new ProducerRecord<>(commandsTopic,
+                    LogPartitioner.partitionOf(key, commandPartitions()), key.value(), LogCodecs.COMMAND.encode(command));
             producer.send(record, (metadata, error) -> {
                 if (error != null) {
-                    result.completeExceptionally(classify(command, error));
+                    // The producer fails a record it never queued (no metadata in time, ...) within send(),
+                    // on the caller's thread; a queued record only ever fails on its own I/O thread.
+                    result.completeExceptionally(classify(command, error, Thread.currentThread() != sender));
                 } else {
                     result.complete(new SessionToken.Position(metadata.partition(), metadata.offset()));
                 }
             });
         } catch (KafkaException e) {
-            result.completeExceptionally(classify(command, e));
+            result.completeExceptionally(classify(command, e, false));
         }
         return result;
+    }
+
+    /**
+     * The commands topic's partition count, asked of the producer's metadata once (it blocks, like
+     * a send, at most {@code max.block.ms}, and fails as a send does when the topic is unknown).
+     */
+    private int commandPartitions() {
+        int known = commandPartitions;
+        if (known == 0) {
+            known = producer.partitionsFor(commandsTopic).size();
+            commandPartitions = known;
+        }
+        return known;
     }
 
     @Override
@@ -163,16 +180,15 @@ public final class KafkaCommandLog implements CommandLog, AutoCloseable {
             throw new IllegalArgumentException("a command awaited here must name this instance in replyTo");
         }
         CompletableFuture<Outcome> outcome = outcomes.expect(command.id());
-        append(command).whenComplete((position, error) -> {
+        CompletableFuture<SessionToken.Position> appended = append(command);
+        appended.whenComplete((position, error) -> {
             if (error != null) {
                 outcome.completeExceptionally(error);
             }
         });
         return outcome.orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS).exceptionallyCompose(e -> {
             if (e instanceof TimeoutException) {
-                return CompletableFuture.failedFuture(TableServiceException.of(ErrorCode.SERVER_BUSY,
-                        "The write was accepted but its outcome did not arrive within " + timeout.toMillis()
-                                + " ms; it may still be applied. Retry reading it shortly."));
+                return CompletableFuture.failedFuture(noOutcome(appended, timeout));
             }
             return CompletableFuture.failedFuture(e);
         });
@@ -189,18 +205,50 @@ public final class KafkaCommandLog implements CommandLog, AutoCloseable {
         }
     }
 
-    /** Every producer failure as what the client is told: retriable ones are "busy", the rest internal. */
-    private static TableServiceException classify(Command command, Throwable error) {
+    /**
+     * The 503 of a sync write whose outcome did not arrive in time, saying exactly what is known:
+     * the log has it (it may still be applied), the log has not confirmed it yet (it may still be
+     * appended, then applied), or the log did not take it (not applied).
+     */
+    private static TableServiceException noOutcome(CompletableFuture<SessionToken.Position> appended,
+                                                   Duration timeout) {
+        String retry = " Read the entity before retrying: a retried insert may then fail with 409 EntityAlreadyExists,"
+                + " a retried conditional write with 412.";
+        if (appended.isDone() && !appended.isCompletedExceptionally()) {
+            SessionToken.Position position = appended.join();
+            return TableServiceException.of(ErrorCode.SERVER_BUSY, "The write is on the command log (x-ms-session-token "
+                    + SessionToken.of(position.partition(), position.offset()) + ") but its outcome did not arrive within "
+                    + timeout.toMillis() + " ms: it may still be applied." + retry);
+        }
+        if (appended.isDone()) {
+            return appended.handle((p, error) -> error instanceof TableServiceException t ? t
+                    : TableServiceException.of(ErrorCode.SERVER_BUSY, "The write was not applied.", error)).join();
+        }
+        return TableServiceException.of(ErrorCode.SERVER_BUSY, "The command log had not confirmed the write within "
+                + timeout.toMillis() + " ms: it may still be appended and applied." + retry);
+    }
+
+    /**
+     * Every producer failure as what the client is told: retriable ones are "busy", the rest
+     * internal; each says whether the write may still be applied — not when the producer never took
+     * the record ({@code sent} false) or the broker refused it, perhaps when the producer gave up
+     * waiting for the broker's acknowledgement.
+     */
+    private static TableServiceException classify(Command command, Throwable error, boolean sent) {
         if (error instanceof RecordTooLargeException) {
             return TableServiceException.of(ErrorCode.REQUEST_BODY_TOO_LARGE,
-                    "The write is larger than the command log accepts.", error);
+                    "The write is larger than the command log accepts; it was not applied.", error);
         }
         if (error instanceof RetriableException || error instanceof org.apache.kafka.common.errors.TimeoutException) {
             LOG.warn("Command {} could not be appended in time: {}", command.id(), error.toString());
-            return TableServiceException.of(ErrorCode.SERVER_BUSY, "The command log is not reachable right now.", error);
+            return TableServiceException.of(ErrorCode.SERVER_BUSY, sent
+                    ? "The command log did not confirm the write in time: it may still be appended and applied. Read the"
+                            + " entity before retrying: a retried insert may then fail with 409 EntityAlreadyExists."
+                    : "The command log is not reachable right now; the write was not applied.", error);
         }
         LOG.error("Command {} could not be appended", command.id(), error);
-        return TableServiceException.of(ErrorCode.INTERNAL_ERROR, "The command log refused the write.", error);
+        return TableServiceException.of(ErrorCode.INTERNAL_ERROR, "The command log refused the write; it was not applied.",
+                error);
     }
 
     @Override

@@ -76,6 +76,7 @@ public final class Authenticator {
     public Principal authenticate(SignedRequest request) {
         Objects.requireNonNull(request, "request");
         String account = request.account();
+        request = asTheClientSentIt(request, account);
         List<String> authorization = request.headers().getOrDefault("Authorization", List.of());
         if (!authorization.isEmpty()) {
             if (authorization.size() > 1) {
@@ -98,6 +99,51 @@ public final class Authenticator {
         }
         throw TableServiceException.of(ErrorCode.AUTHORIZATION_FAILURE,
                 "The request carries no credentials: sign it with the account key or a shared access signature.");
+    }
+
+    /**
+     * The principal behind a request to an endpoint outside every account ({@code /_cluster}): only
+     * SharedKey or SharedKeyLite, for the account the {@code Authorization} header names, whose
+     * canonicalized resource is {@code /<that account>} followed by the raw path.
+     */
+    public Principal authenticateAccountKey(SignedRequest request) {
+        Objects.requireNonNull(request, "request");
+        List<String> authorization = request.headers().getOrDefault("Authorization", List.of());
+        if (authorization.size() != 1) {
+            throw TableServiceException.of(ErrorCode.AUTHORIZATION_FAILURE,
+                    "This endpoint takes one Authorization header, SharedKey or SharedKeyLite with an account key.");
+        }
+        String value = authorization.get(0).strip();
+        int space = value.indexOf(' ');
+        int colon = value.indexOf(':');
+        if (space < 0 || colon < space) {
+            throw invalidAuthenticationInfo("The Authorization header is not in the form '<scheme> <account>:<signature>'.");
+        }
+        String account = value.substring(space + 1, colon).strip();
+        return sharedKey(asTheClientSentIt(request, account), account, value);
+    }
+
+    /**
+     * The header value with which an instance forwarding {@code request} (already authenticated
+     * here) vouches to the receiving instance for the client's address and scheme; see
+     * {@link ForwardedClient}.
+     */
+    public String attestForwarding(SignedRequest request, String account) {
+        List<AccountKey> accountKeys = keys.keysOf(account);
+        if (accountKeys.isEmpty()) {
+            throw new IllegalStateException("no key to vouch for a request of an unknown account");
+        }
+        return ForwardedClient.attest(request, accountKeys.get(0));
+    }
+
+    /** The name of the header {@link #attestForwarding} fills. */
+    public static String forwardedClientHeader() {
+        return ForwardedClient.HEADER;
+    }
+
+    /** {@code request} with the client address and scheme a forwarding instance vouched for, if it did. */
+    private SignedRequest asTheClientSentIt(SignedRequest request, String account) {
+        return ForwardedClient.verify(request, keys.keysOf(account)).map(c -> c.applyTo(request)).orElse(request);
     }
 
     // ---------------------------------------------------------------- SharedKey, SharedKeyLite

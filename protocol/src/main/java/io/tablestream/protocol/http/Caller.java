@@ -1,6 +1,7 @@
 package io.tablestream.protocol.http;
 
 import io.tablestream.core.filter.KeyRange;
+import java.util.Map;
 
 /**
  * Who sent a request, as authentication established it, and what they may do. The HTTP layer
@@ -25,4 +26,13 @@ public interface Caller {
 
     /** Whether the caller may read the entity at these keys of {@code table} (checked on every row a query returns). */
     boolean mayRead(String table, String partitionKey, String rowKey);
+
+    /**
+     * Headers to add when this request is forwarded to another instance, so that instance
+     * authenticates it exactly as the client sent it (the client's address and scheme, which a
+     * SAS may restrict, vouched for with the account's key). Empty when there is nothing to vouch for.
+     */
+    default Map<String, String> forwardingHeaders() {
+        return Map.of();
+    }
 }

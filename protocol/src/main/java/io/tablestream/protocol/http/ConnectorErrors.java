@@ -13,9 +13,12 @@ import org.eclipse.jetty.util.Callback;
 
 /**
  * Answers what the HTTP server refuses before a request reaches the pipeline — a request line or
- * URI it cannot parse (a bad percent-escape, bytes that are not UTF-8), a request head over its
- * limit — with the service's error (status, {@code x-ms-error-code}, {@code x-ms-request-id},
- * {@code odata.error}) instead of the server's own HTML page.
+ * URI it cannot parse (a bad percent-escape, bytes that are not UTF-8, no HTTP version), a request
+ * head over its limit, a body whose framing breaks — with the service's error (a 4xx status,
+ * {@code x-ms-error-code}, {@code x-ms-request-id}, {@code odata.error}) instead of the server's
+ * own HTML page. The server does not read further on a connection whose request it could not
+ * parse, so every such answer says {@code Connection: close}: a client knows not to send its next
+ * request there.
  */
 final class ConnectorErrors implements Request.Handler {
     private final Clock clock;
@@ -37,6 +40,7 @@ final class ConnectorErrors implements Request.Handler {
                 request.getHeaders().get(Headers.CLIENT_REQUEST_ID), request.getHeaders().get(Headers.VERSION));
         response.setStatus(error.errorCode().httpStatus());
         response.getHeaders().remove(HttpHeader.CACHE_CONTROL);
+        response.getHeaders().put(HttpHeader.CONNECTION, "close");
         ResponseHeaders.fields(context).forEach((name, value) -> response.getHeaders().put(name, value));
         response.getHeaders().put(Headers.ERROR_CODE, error.errorCode().code());
         if ("HEAD".equals(request.getMethod())) {
@@ -58,6 +62,7 @@ final class ConnectorErrors implements Request.Handler {
                 case REQUEST_LINE -> ErrorCode.INVALID_URI;
             };
             case 404, 414 -> ErrorCode.INVALID_URI;
+            case 505 -> ErrorCode.INVALID_INPUT; // a request line without a version, or one the server does not speak
             case 405, 501 -> ErrorCode.UNSUPPORTED_HTTP_VERB;
             case 413 -> ErrorCode.REQUEST_BODY_TOO_LARGE;
             case 415 -> ErrorCode.MEDIA_TYPE_NOT_SUPPORTED;
@@ -71,6 +76,7 @@ final class ConnectorErrors implements Request.Handler {
         return switch (status) {
             case 414 -> "The request URI is longer than the service reads.";
             case 431 -> "The request's header section is larger than the service reads.";
+            case 505 -> "The request line names no HTTP version, or one the service does not speak (HTTP/1.0, HTTP/1.1).";
             case 400 -> switch (reason(request)) {
                 case HEADER -> "A request header is malformed.";
                 case BODY -> "The request body is not framed correctly.";

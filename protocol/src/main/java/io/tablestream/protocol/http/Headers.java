@@ -20,6 +20,25 @@ public final class Headers {
     public static final String IF_NONE_MATCH = "If-None-Match";
     public static final String ETAG = "ETag";
     public static final String RETRY_AFTER = "Retry-After";
+    public static final String CONNECTION = "Connection";
+
+    // Tablestream's own headers between its instances. Honoured only on authenticated requests, and
+    // never changing what a request without them gets.
+    /**
+     * On a request one instance forwards to another: which copy of the partition to read there,
+     * {@code active} or {@code standby} (a standby, or the active if it is there). A forwarded request is
+     * served where it arrives or refused with {@link #REPLICA_UNAVAILABLE}, never forwarded again.
+     */
+    public static final String FORWARDED = "x-tablestream-forwarded";
+    /**
+     * On a forwarded Query Entities request: the partitions to read (comma-separated), for a
+     * scatter-gather; the answer is then the internal page format, for the forwarding instance to merge.
+     */
+    public static final String READ_PARTITIONS = "x-tablestream-partitions";
+    /** With {@link #READ_PARTITIONS}: the rows the partial read may examine (at most the instance's own budget). */
+    public static final String ROW_BUDGET = "x-tablestream-row-budget";
+    /** On a 503 answer to a forwarded request: the copy asked for is not served here (moved, restoring, too far behind). */
+    public static final String REPLICA_UNAVAILABLE = "x-tablestream-replica-unavailable";
 
     private Headers() {
     }

@@ -2,6 +2,7 @@ package io.tablestream.protocol.http;
 
 import io.tablestream.core.error.ErrorCode;
 import io.tablestream.core.error.TableServiceException;
+import io.tablestream.core.rules.Keys;
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
@@ -13,7 +14,9 @@ import java.nio.charset.StandardCharsets;
  * {@code /{account}/} the service, {@code Tables} the table collection, {@code Tables('t')} one
  * table, {@code $batch}, {@code t} or {@code t()} a table's entities, and
  * {@code t(PartitionKey='p',RowKey='r')} one entity. Key values are percent-decoded and
- * OData-unquoted ({@code ''} is a quote).
+ * OData-unquoted ({@code ''} is a quote), then held to the key rules: every read and write of an
+ * entity, and every operation of a batch, gets its keys from here, so a key no entity can have is
+ * refused once, the same way for all of them (as a write of that key in a body is).
  */
 public sealed interface ResourcePath {
 
@@ -37,8 +40,13 @@ public sealed interface ResourcePath {
     record EntityCollection(String table) implements ResourcePath {
     }
 
-    /** {@code name(PartitionKey='p',RowKey='r')}. */
+    /** {@code name(PartitionKey='p',RowKey='r')}: keys that {@link Keys} accepts. */
     record EntityItem(String table, String partitionKey, String rowKey) implements ResourcePath {
+        /** @throws TableServiceException the key rules' error (e.g. OutOfRangeInput) for a key no entity can have */
+        public EntityItem {
+            Keys.validatePartitionKey(partitionKey);
+            Keys.validateRowKey(rowKey);
+        }
     }
 
     /** An account and what the rest of the path addresses. */

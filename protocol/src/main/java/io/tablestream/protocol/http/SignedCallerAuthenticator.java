@@ -10,6 +10,8 @@ import jakarta.servlet.http.HttpServletRequest;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.util.Collections;
+import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * Authenticates requests with the storage schemes (SharedKey, SharedKeyLite, service and account
@@ -25,7 +27,18 @@ public final class SignedCallerAuthenticator implements Authenticator {
 
     @Override
     public Caller authenticate(RequestContext request, Context http) {
-        return new PrincipalCaller(authenticator.authenticate(signedRequest(http)));
+        SignedRequest signed = signedRequest(http);
+        return new PrincipalCaller(authenticator.authenticate(signed),
+                () -> Map.of(io.tablestream.protocol.auth.Authenticator.forwardedClientHeader(),
+                        authenticator.attestForwarding(signed, request.account())));
+    }
+
+    @Override
+    public Caller authenticateAccountKey(RequestContext request, Context http) {
+        SignedRequest signed = signedRequest(http);
+        io.tablestream.protocol.auth.Principal principal = authenticator.authenticateAccountKey(signed);
+        return new PrincipalCaller(principal, () -> Map.of(io.tablestream.protocol.auth.Authenticator.forwardedClientHeader(),
+                authenticator.attestForwarding(signed, principal.account())));
     }
 
     /** The request as signatures see it: the path exactly as received, the headers, the query. */
@@ -52,9 +65,16 @@ public final class SignedCallerAuthenticator implements Authenticator {
     /** A {@link Caller} backed by an authenticated {@link Principal}. */
     static final class PrincipalCaller implements Caller {
         private final Principal principal;
+        private final Supplier<Map<String, String>> forwarding;
 
-        PrincipalCaller(Principal principal) {
+        PrincipalCaller(Principal principal, Supplier<Map<String, String>> forwarding) {
             this.principal = principal;
+            this.forwarding = forwarding;
+        }
+
+        @Override
+        public Map<String, String> forwardingHeaders() {
+            return forwarding.get();
         }
 
         @Override

@@ -1,5 +1,6 @@
 package io.tablestream.protocol.http;
 
+import io.javalin.config.HttpConfig;
 import io.javalin.config.JavalinConfig;
 import io.javalin.http.Context;
 import io.javalin.http.HandlerType;
@@ -15,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
+import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -46,8 +48,11 @@ public final class TableServiceEndpoint {
 
     private final Authenticator authenticator;
     private final Map<Operation, OperationHandler> handlers;
+    private final Map<String, OperationHandler> internalEndpoints = new java.util.concurrent.ConcurrentHashMap<>();
     private final CorsPolicies cors;
     private final Clock clock;
+    /** The server's request body limit, read when a request arrives (set in {@link #install}). */
+    private volatile LongSupplier maxRequestBytes = () -> Long.MAX_VALUE;
 
     /** A pipeline for accounts without CORS rules. */
     public TableServiceEndpoint(Authenticator authenticator, Map<Operation, OperationHandler> handlers, Clock clock) {
@@ -72,8 +77,26 @@ public final class TableServiceEndpoint {
         this.clock = clock;
     }
 
-    /** Mounts the pipeline on every path and method, and the exception mapper. */
+    /**
+     * Adds an endpoint that is not Azure's, at {@code path} (which starts with {@code /_}: no account
+     * name can). It answers GET only, to requests signed with an account key (see
+     * {@link Authenticator#authenticateAccountKey}), with errors written like every other.
+     */
+    public TableServiceEndpoint internalEndpoint(String path, OperationHandler handler) {
+        if (!path.startsWith("/_")) {
+            throw new IllegalArgumentException("endpoints that are not Azure's live under /_: " + path);
+        }
+        internalEndpoints.put(path, handler);
+        return this;
+    }
+
+    /**
+     * Mounts the pipeline on every path and method, and the exception mapper. A request declaring a
+     * body over the configuration's {@code http.maxRequestSize} is refused from its header.
+     */
     public void install(JavalinConfig config) {
+        HttpConfig httpConfig = config.http;
+        maxRequestBytes = () -> httpConfig.maxRequestSize;
         for (String method : METHODS) {
             HandlerType type = HandlerType.findOrCreate(method);
             config.routes.addHttpHandler(type, "/", this::handle);
@@ -97,6 +120,11 @@ public final class TableServiceEndpoint {
         RequestContext request = new RequestContext(clock.instant(), http.header(Headers.CLIENT_REQUEST_ID),
                 http.header(Headers.VERSION));
         http.attribute(CONTEXT_ATTRIBUTE, request);
+        RequestFraming.refuseDeclaredLengthOver(maxRequestBytes.getAsLong(), http);
+        if (http.req().getRequestURI().startsWith("/_")) {
+            handleInternal(request, http);
+            return;
+        }
         request.target(ResourcePath.parse(http.req().getRequestURI()));
         List<String> xMethod = java.util.Collections.list(http.req().getHeaders(Headers.X_HTTP_METHOD));
         request.operation(OperationResolver.resolve(http.req().getMethod(), xMethod, request.resource(),
@@ -115,14 +143,40 @@ public final class TableServiceEndpoint {
         handler.handle(request, http);
     }
 
+    private void handleInternal(RequestContext request, Context http) throws Exception {
+        OperationHandler handler = internalEndpoints.get(http.req().getRequestURI());
+        if (handler == null) {
+            throw TableServiceException.of(ErrorCode.INVALID_URI, "The request URI addresses nothing the service has.");
+        }
+        if (!http.req().getMethod().equals("GET")) {
+            throw TableServiceException.of(ErrorCode.UNSUPPORTED_HTTP_VERB,
+                    "The resource does not support the HTTP verb " + http.req().getMethod() + ".");
+        }
+        request.caller(authenticator.authenticateAccountKey(request, http));
+        handler.handle(request, http);
+    }
+
     private void onException(Exception e, Context http) {
         if (e instanceof HttpResponseException h && (h.getStatus() == 404 || h.getStatus() == 405)) {
             onUnrouted(http); // Javalin's answer to a method no route takes
             return;
         }
         RequestContext request = contextOf(http);
+        Throwable cause = e;
+        while ((cause instanceof CompletionException || cause instanceof ExecutionException) && cause.getCause() != null) {
+            cause = cause.getCause();
+        }
+        if (http.res().getHeader(Headers.REPLICA_UNAVAILABLE) != null && cause instanceof TableServiceException refusal) {
+            // Routing between instances, not a failure: the forwarding instance tries another copy.
+            LOG.debug("Request {} ({}) refused here: {}", request.requestId(), request.operation(), refusal.getMessage());
+            ErrorResponses.write(http, request, refusal);
+            return;
+        }
         TableServiceException error = asServiceError(e, request);
         ErrorResponses.write(http, request, error);
+        if (RequestFraming.closesConnection(error, http)) {
+            http.header(Headers.CONNECTION, "close"); // the rest of the body stays unread
+        }
     }
 
     private void onUnrouted(Context http) {
@@ -182,6 +236,11 @@ public final class TableServiceEndpoint {
         Throwable cause = e;
         while ((cause instanceof CompletionException || cause instanceof ExecutionException) && cause.getCause() != null) {
             cause = cause.getCause();
+        }
+        TableServiceException framing = RequestFraming.asClientError(cause);
+        if (framing != null) {
+            LOG.debug("Request {} ({}): body not readable ({})", request.requestId(), request.operation(), cause.toString());
+            return framing;
         }
         if (cause instanceof TableServiceException t) {
             if (t.errorCode().httpStatus() >= 500) {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tablestream.core.error.ErrorCode;
 import io.tablestream.core.error.TableServiceException;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -28,7 +29,7 @@ class ResourcePathTest {
             "/acct/orders(PartitionKey=%27a%20b%27,RowKey=%27%C3%A9%27)|acct|EntityItem[table=orders, partitionKey=a b, rowKey=é]",
             "/acct/orders(PartitionKey='(x),=',RowKey='y')|acct|EntityItem[table=orders, partitionKey=(x)\\,=, rowKey=y]",
             "/devstoreaccount1/orders(PartitionKey='%F0%9F%98%80',RowKey='+')|devstoreaccount1|EntityItem[table=orders, partitionKey=\uD83D\uDE00, rowKey=+]",
-            "/acct/orders(PartitionKey='a%2Fb',RowKey='c%2fd%3F%23%5C')|acct|EntityItem[table=orders, partitionKey=a/b, rowKey=c/d?#\\]",
+            "/acct/orders(PartitionKey='a%2Cb',RowKey='c%3Bd%3D%25%20')|acct|EntityItem[table=orders, partitionKey=a\\,b, rowKey=c;d=% ]",
             "/acct/orders/|acct|EntityCollection[table=orders]",
     })
     void parsesWhatAPathAddresses(String path, String account, String resource) {
@@ -63,5 +64,30 @@ class ResourcePathTest {
         assertThatThrownBy(() -> ResourcePath.parse(path))
                 .isInstanceOfSatisfying(TableServiceException.class,
                         e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.INVALID_URI));
+    }
+
+    @ParameterizedTest(name = "[{index}] {0}")
+    @CsvSource(delimiter = '|', value = {
+            "/acct/orders(PartitionKey='a%2Fb',RowKey='r')|OUT_OF_RANGE_INPUT",
+            "/acct/orders(PartitionKey='p',RowKey='c%2fd')|OUT_OF_RANGE_INPUT",
+            "/acct/orders(PartitionKey='p',RowKey='%3F')|OUT_OF_RANGE_INPUT",
+            "/acct/orders(PartitionKey='%23',RowKey='r')|OUT_OF_RANGE_INPUT",
+            "/acct/orders(PartitionKey='p',RowKey='%5C')|OUT_OF_RANGE_INPUT",
+            "/acct/orders(PartitionKey=';%00',RowKey='r')|OUT_OF_RANGE_INPUT",
+            "/acct/orders(PartitionKey='p',RowKey='%1F')|OUT_OF_RANGE_INPUT",
+            "/acct/orders(PartitionKey='p',RowKey='%7F')|OUT_OF_RANGE_INPUT",
+            "/acct/orders(PartitionKey='%C2%9F',RowKey='r')|OUT_OF_RANGE_INPUT",
+    })
+    void refusesAKeyNoEntityCanHaveWithTheKeyRulesError(String path, ErrorCode code) {
+        assertThatThrownBy(() -> ResourcePath.parse(path))
+                .isInstanceOfSatisfying(TableServiceException.class, e -> assertThat(e.errorCode()).isEqualTo(code));
+    }
+
+    @Test
+    void refusesAKeyOverOneKibibyteWithTheKeyRulesError() {
+        String path = "/acct/orders(PartitionKey='p',RowKey='" + "k".repeat(513) + "')";
+
+        assertThatThrownBy(() -> ResourcePath.parse(path)).isInstanceOfSatisfying(TableServiceException.class,
+                e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.PROPERTY_VALUE_TOO_LARGE));
     }
 }

@@ -12,16 +12,17 @@ import io.tablestream.core.command.CommandKey;
 import io.tablestream.core.error.ErrorCode;
 import io.tablestream.core.error.TableServiceException;
 import io.tablestream.core.filter.Filter;
+import io.tablestream.core.filter.KeyRange;
 import io.tablestream.core.filter.Select;
 import io.tablestream.core.model.EdmString;
 import io.tablestream.core.model.Entity;
 import io.tablestream.core.model.EntityKey;
-import io.tablestream.core.model.StoredEntity;
 import io.tablestream.core.model.TableName;
 import io.tablestream.core.model.TableRecord;
 import io.tablestream.core.registry.TableRegistry;
 import io.tablestream.processor.store.AppliedOffsets;
 import io.tablestream.processor.store.EntityStore;
+import io.tablestream.processor.store.StoreReplica;
 import io.tablestream.protocol.http.Headers;
 import io.tablestream.protocol.http.ODataResponses;
 import io.tablestream.protocol.http.Operation;
@@ -34,59 +35,105 @@ import io.tablestream.protocol.xml.ServicePropertiesXml;
 import io.tablestream.protocol.xml.SignedIdentifiersXml;
 import io.tablestream.query.plan.EntityQuery;
 import io.tablestream.query.plan.Page;
+import io.tablestream.query.plan.PageMerge;
 import io.tablestream.query.plan.PageReader;
+import io.tablestream.query.plan.PartialPages;
+import io.tablestream.query.routing.Instance;
+import io.tablestream.query.routing.InstanceClient;
 import io.tablestream.query.routing.KeyLocator;
+import io.tablestream.query.routing.Placement;
+import io.tablestream.query.routing.Replica;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.function.IntFunction;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 
 /**
  * The read side: Query Tables, Get Entity, Query Entities, Get Table ACL and Get Table Service
- * Properties (the last two from the registry, which every instance holds). Reads are served from this instance's
- * stores (the {@link KeyLocator} says which partitions those are); a read carrying a session token
- * first waits, without blocking a request thread, until the writes it names are applied.
+ * Properties (the last two from the registry, which every instance holds). Every instance answers
+ * every read: a point read or a single-partition query is served from this instance's copy of the
+ * partition or forwarded to the instance holding it ({@link ReplicaRouting}); a query over several
+ * partitions is scatter-gathered — each instance holding some of the partitions reads them from the
+ * same resume point, within its share of the row budget, and this instance merges the partial pages
+ * ({@link PageMerge}). A read carrying a session token is served by active copies only, each first
+ * waiting, without blocking a request thread, until the writes it names are applied.
+ *
+ * <p>A request another instance forwarded ({@link Headers#FORWARDED}) is served here or refused
+ * with {@link Headers#REPLICA_UNAVAILABLE}, never forwarded again; with {@link Headers#READ_PARTITIONS}
+ * it is a scatter-gather's partial read, answered in {@link PartialPages}' format.
  */
 public final class ReadHandlers {
     /** Registry rows examined per Query Tables page at most. */
     private static final int TABLE_SCAN_BUDGET = 10_000;
     /** The content type of the ACL and service-properties documents. */
     private static final String XML = "application/xml";
+    /** Bytes of matching entities per Query Entities page, about. */
+    private static final long PAGE_BYTE_BUDGET = 4L * 1024 * 1024;
+    private static final String STANDBY = "standby";
 
     private final TableRegistry registry;
     private final TableLookup tables;
     private final EntityStore store;
     private final KeyLocator locator;
+    private final ReplicaRouting routing;
     private final PageReader pages;
     private final SessionWait sessions;
+    private final Duration sessionTimeout;
+    private final int rowBudget;
     private final Executor readers;
 
-    private ReadHandlers(TableRegistry registry, EntityStore store, KeyLocator locator, AppliedOffsets applied,
-                         Duration sessionTimeout, int rowBudget, Executor readers) {
+    private ReadHandlers(TableRegistry registry, EntityStore store, KeyLocator locator, InstanceClient instances,
+                         AppliedOffsets applied, CommandLogEnds ends, Duration sessionTimeout, int rowBudget,
+                         Executor readers) {
+        if (rowBudget < 1) {
+            throw new IllegalArgumentException("a page must be allowed at least one row, or paging never advances");
+        }
         this.registry = registry;
         this.tables = new TableLookup(registry);
         this.store = store;
         this.locator = locator;
-        this.pages = new PageReader(store, locator, rowBudget, 4L * 1024 * 1024);
-        this.sessions = new SessionWait(applied, sessionTimeout);
+        this.routing = new ReplicaRouting(locator, instances);
+        this.pages = new PageReader(store, PAGE_BYTE_BUDGET);
+        this.sessions = new SessionWait(applied, ends, sessionTimeout);
+        this.sessionTimeout = sessionTimeout;
+        this.rowBudget = rowBudget;
         this.readers = readers;
     }
 
     /**
+     * @param instances how this instance reads from the others
+     * @param ends where the command log ends: a session token past it is refused at once
      * @param sessionTimeout how long a read waits for the writes its session token names
      * @param rowBudget rows a Query Entities page examines at most before it ends with a continuation
      * @param readers where reads that had to wait run (never on the thread that ended the wait)
      */
     public static Map<Operation, OperationHandler> create(TableRegistry registry, EntityStore store, KeyLocator locator,
-                                                          AppliedOffsets applied, Duration sessionTimeout,
-                                                          int rowBudget, Executor readers) {
-        ReadHandlers h = new ReadHandlers(registry, store, locator, applied, sessionTimeout, rowBudget, readers);
+                                                          InstanceClient instances, AppliedOffsets applied,
+                                                          CommandLogEnds ends, Duration sessionTimeout, int rowBudget,
+                                                          Executor readers) {
+        ReadHandlers h = new ReadHandlers(registry, store, locator, instances, applied, ends, sessionTimeout,
+                rowBudget, readers);
         Map<Operation, OperationHandler> handlers = new EnumMap<>(Operation.class);
         handlers.put(Operation.QUERY_TABLES, h::queryTables);
         handlers.put(Operation.GET_ENTITY, h::getEntity);
@@ -94,17 +141,6 @@ public final class ReadHandlers {
         handlers.put(Operation.GET_TABLE_ACL, h::getTableAcl);
         handlers.put(Operation.GET_SERVICE_PROPERTIES, h::getServiceProperties);
         return handlers;
-    }
-
-    /** Runs {@code read} now, or — when the request carries a session token — once its writes are applied. */
-    private void afterSession(Context http, Runnable read) {
-        String token = http.header(Headers.SESSION_TOKEN);
-        if (token == null) {
-            read.run();
-            return;
-        }
-        CompletableFuture<Void> applied = sessions.until(token, locator.partitions(), locator.localPartitions());
-        http.future(() -> applied.thenRunAsync(read, readers));
     }
 
     void queryTables(RequestContext request, Context http) {
@@ -163,19 +199,19 @@ public final class ReadHandlers {
         Select select = Select.parse(http.queryParam("$select"));
         MetadataLevel level = ODataResponses.level(http);
         ODataContext odata = ODataResponses.context(http, request).withTable(table.name());
-        int partition = locator.partitionOf(CommandKey.forEntity(request.account(), table.tableId(), item.partitionKey()));
-        afterSession(http, () -> {
-            if (!locator.localPartitions().contains(partition)) {
-                throw TableServiceException.of(ErrorCode.SERVER_BUSY,
-                        "The entity's partition is not served by this instance right now; retry shortly.");
-            }
-            Optional<StoredEntity> found = store.get(partition,
-                    EntityKey.of(table.tableId(), item.partitionKey(), item.rowKey()));
-            Entity entity = found.orElseThrow(() -> TableServiceException.of(ErrorCode.RESOURCE_NOT_FOUND)).entity();
-            ResponseHeaders.odata(http, request, level.contentType());
-            http.header(Headers.ETAG, entity.etag().value());
-            http.result(write(out -> EntityJsonWriter.writeEntity(out, odata, entity, level, select)));
-        });
+        CommandKey key = CommandKey.forEntity(request.account(), table.tableId(), item.partitionKey());
+        int partition = locator.partitionOf(key);
+        EntityKey entityKey = EntityKey.of(table.tableId(), item.partitionKey(), item.rowKey());
+        String token = http.header(Headers.SESSION_TOKEN);
+        ReplicaRouting.LocalRead local = replica -> readHere(List.of(partition), replica, token,
+                copies -> store.get(copies.apply(partition), partition, entityKey)).thenAccept(found -> {
+                    Entity entity = found.orElseThrow(() -> TableServiceException.of(ErrorCode.RESOURCE_NOT_FOUND))
+                            .entity();
+                    ResponseHeaders.odata(http, request, level.contentType());
+                    http.header(Headers.ETAG, entity.etag().value());
+                    http.result(write(out -> EntityJsonWriter.writeEntity(out, odata, entity, level, select)));
+                });
+        respond(request, http, List.of(partition), token, () -> locator.locate(key), local);
     }
 
     void queryEntities(RequestContext request, Context http) {
@@ -188,22 +224,350 @@ public final class ReadHandlers {
         MetadataLevel level = ODataResponses.level(http);
         ODataContext odata = ODataResponses.context(http, request).withTable(table.name());
         String name = table.name().value();
-        afterSession(http, () -> {
-            Page page = pages.read(request.account(), table.tableId(), query,
-                    e -> request.caller().mayRead(name, e.partitionKey(), e.rowKey()));
-            ResponseHeaders.odata(http, request, level.contentType());
-            page.next().ifPresent(next -> {
-                http.header(Headers.CONTINUATION_NEXT_PARTITION_KEY, next.nextPartitionKeyToken());
-                http.header(Headers.CONTINUATION_NEXT_ROW_KEY, next.nextRowKeyToken());
-            });
-            http.result(write(out -> {
-                EntityFeedWriter feed = EntityFeedWriter.begin(out, odata, level, query.select());
-                for (Entity e : page.entities()) {
-                    feed.write(e);
-                }
-                feed.finish();
-            }));
+        Predicate<Entity> visible = e -> request.caller().mayRead(name, e.partitionKey(), e.rowKey());
+        long tableId = table.tableId();
+        String token = http.header(Headers.SESSION_TOKEN);
+        Consumer<Page> answer = page -> writeFeed(request, http, level, odata, query, page);
+
+        String forwarded = http.header(Headers.FORWARDED);
+        if (forwarded != null && http.header(Headers.READ_PARTITIONS) != null) {
+            List<Integer> partitions = requestedPartitions(http.header(Headers.READ_PARTITIONS));
+            int budget = Math.min(rowBudget, requestedBudget(http.header(Headers.ROW_BUDGET)));
+            boolean standbyAllowed = STANDBY.equals(forwarded) && token == null;
+            complete(http, refusedHereWhenUnavailable(http, partitions,
+                    readPage(tableId, query, visible, partitions, standbyAllowed, token, budget).thenAccept(page -> {
+                        ResponseHeaders.standard(http, request);
+                        http.contentType(PartialPages.CONTENT_TYPE);
+                        http.result(PartialPages.encode(page));
+                    })));
+            return;
+        }
+        if (query.keys().kind() == KeyRange.Kind.EMPTY) {
+            answer.accept(new Page(List.of(), Optional.empty()));
+            return;
+        }
+        String partitionKey = query.keys().singlePartitionKey();
+        if (partitionKey != null) {
+            CommandKey key = CommandKey.forEntity(request.account(), tableId, partitionKey);
+            int partition = locator.partitionOf(key);
+            respond(request, http, List.of(partition), token, () -> locator.locate(key),
+                    replica -> readPage(tableId, query, visible, List.of(partition),
+                            replica == StoreReplica.ACTIVE_OR_STANDBY, token, rowBudget).thenAccept(answer));
+            return;
+        }
+        if (forwarded != null) {
+            // Only a client sends this header on a scan (the router never does): it gets what this
+            // instance holds of every partition, or a refusal.
+            List<Integer> all = IntStream.range(0, locator.partitions()).boxed().toList();
+            respond(request, http, all, token, () -> new Placement(-1, List.of()), replica -> readPage(tableId, query,
+                    visible, all, replica == StoreReplica.ACTIVE_OR_STANDBY, token, rowBudget).thenAccept(answer));
+            return;
+        }
+        complete(http, new ScatterGather(request, http, tableId, query, visible, token).run().thenAccept(answer));
+    }
+
+    /** Writes a page as the OData feed, with its continuation headers. */
+    private static void writeFeed(RequestContext request, Context http, MetadataLevel level, ODataContext odata,
+                                  EntityQuery query, Page page) {
+        ResponseHeaders.odata(http, request, level.contentType());
+        page.next().ifPresent(next -> {
+            http.header(Headers.CONTINUATION_NEXT_PARTITION_KEY, next.nextPartitionKeyToken());
+            http.header(Headers.CONTINUATION_NEXT_ROW_KEY, next.nextRowKeyToken());
         });
+        http.result(write(out -> {
+            EntityFeedWriter feed = EntityFeedWriter.begin(out, odata, level, query.select());
+            for (Entity e : page.entities()) {
+                feed.write(e);
+            }
+            feed.finish();
+        }));
+    }
+
+    /**
+     * Answers a read of {@code partitions}: a forwarded request from this instance's copy or with a
+     * refusal; any other through the router (active copies only when it carries a session token).
+     */
+    private void respond(RequestContext request, Context http, List<Integer> partitions, String token,
+                         Supplier<Placement> locate, ReplicaRouting.LocalRead local) {
+        String forwarded = http.header(Headers.FORWARDED);
+        if (forwarded != null) {
+            boolean standbyAllowed = STANDBY.equals(forwarded) && token == null;
+            CompletableFuture<Void> read;
+            try {
+                read = local.read(standbyAllowed ? StoreReplica.ACTIVE_OR_STANDBY : StoreReplica.ACTIVE);
+            } catch (ReplicaUnavailable e) {
+                read = CompletableFuture.failedFuture(e);
+            }
+            complete(http, refusedHereWhenUnavailable(http, partitions, read));
+            return;
+        }
+        Supplier<Placement> placement = token == null ? locate : () -> locate.get().activeOnly();
+        complete(http, routing.serve(request, http, placement, local, token == null ? Duration.ZERO : sessionTimeout));
+    }
+
+    /** A forwarded read this instance cannot serve: 503, marked so the forwarding instance tries another copy. */
+    private static CompletableFuture<Void> refusedHereWhenUnavailable(Context http, List<Integer> partitions,
+                                                                      CompletableFuture<Void> read) {
+        return read.exceptionallyCompose(e -> {
+            Throwable cause = ReplicaRouting.unwrap(e);
+            if (cause instanceof ReplicaUnavailable) {
+                http.header(Headers.REPLICA_UNAVAILABLE, "true");
+                return CompletableFuture.failedFuture(TableServiceException.of(ErrorCode.SERVER_BUSY,
+                        "Partitions " + partitions + " are not served by this instance right now; retry shortly.", cause));
+            }
+            return CompletableFuture.failedFuture(cause);
+        });
+    }
+
+    /** Hands a read that has not finished to Javalin; one that has is answered already, or throws its failure. */
+    private static void complete(Context http, CompletableFuture<Void> read) {
+        if (!read.isDone()) {
+            http.future(() -> read);
+            return;
+        }
+        if (read.isCompletedExceptionally()) {
+            Throwable cause = ReplicaRouting.unwrap(read.handle((v, e) -> e).join());
+            if (cause instanceof RuntimeException r) {
+                throw r;
+            }
+            throw new IllegalStateException(cause);
+        }
+    }
+
+    /**
+     * Runs {@code read} against this instance's copies of {@code partitions} — the active one, or a
+     * fresh standby when {@code replica} allows one — at once, or, with a session token, once the
+     * writes it names on those partitions are applied. {@code read} is given the copy to use for each
+     * partition. Fails with {@link ReplicaUnavailable} when this instance may not serve one of them
+     * or a store is not queryable (restoring, moved).
+     */
+    private <T> CompletableFuture<T> readHere(List<Integer> partitions, StoreReplica replica, String token,
+                                              Function<IntFunction<StoreReplica>, T> read) {
+        boolean standbyAllowed = replica == StoreReplica.ACTIVE_OR_STANDBY;
+        Map<Integer, StoreReplica> copies = new HashMap<>();
+        for (int p : partitions) {
+            Optional<StoreReplica> copy = locator.localCopy(p, standbyAllowed);
+            if (copy.isEmpty()) {
+                return CompletableFuture.failedFuture(new ReplicaUnavailable("partition " + p + " is not here"));
+            }
+            copies.put(p, copy.get());
+        }
+        Supplier<T> fromStore = () -> {
+            try {
+                return read.apply(copies::get);
+            } catch (TableServiceException e) {
+                if (e.errorCode() == ErrorCode.SERVER_BUSY) {
+                    throw new ReplicaUnavailable("a store is not queryable here", e);
+                }
+                throw e;
+            }
+        };
+        if (token == null) {
+            try {
+                return CompletableFuture.completedFuture(fromStore.get());
+            } catch (ReplicaUnavailable e) {
+                return CompletableFuture.failedFuture(e);
+            }
+        }
+        return sessions.until(token, locator.partitions(), Set.copyOf(partitions))
+                .thenApplyAsync(x -> fromStore.get(), readers);
+    }
+
+    /** A page of {@code partitions} read here, within {@code budget} rows. */
+    private CompletableFuture<Page> readPage(long tableId, EntityQuery query, Predicate<Entity> visible,
+                                             List<Integer> partitions, boolean standbyAllowed, String token, int budget) {
+        StoreReplica replica = standbyAllowed ? StoreReplica.ACTIVE_OR_STANDBY : StoreReplica.ACTIVE;
+        return readHere(partitions, replica, token, copies -> pages.read(tableId, query, visible, partitions, copies,
+                budget));
+    }
+
+    private List<Integer> requestedPartitions(String header) {
+        List<Integer> partitions = new ArrayList<>();
+        try {
+            for (String p : header.split(",", -1)) {
+                int partition = Integer.parseInt(p.strip());
+                if (partition < 0 || partition >= locator.partitions() || partitions.contains(partition)) {
+                    throw new NumberFormatException();
+                }
+                partitions.add(partition);
+            }
+        } catch (NumberFormatException e) {
+            throw TableServiceException.of(ErrorCode.INVALID_HEADER_VALUE, Headers.READ_PARTITIONS
+                    + " must list distinct partitions from 0 to " + (locator.partitions() - 1) + ".");
+        }
+        return partitions;
+    }
+
+    private int requestedBudget(String header) {
+        if (header == null) {
+            return rowBudget;
+        }
+        try {
+            int budget = Integer.parseInt(header.strip());
+            if (budget >= 1) {
+                return budget;
+            }
+        } catch (NumberFormatException e) {
+            // fall through
+        }
+        throw TableServiceException.of(ErrorCode.INVALID_HEADER_VALUE, Headers.ROW_BUDGET + " must be a positive integer.");
+    }
+
+    /**
+     * One multi-partition query: each partition is read from its first usable copy — those here
+     * together, those of each other instance with one partial read there — every reader from the
+     * same resume point within its share of the row budget; the partial pages are merged. Partitions
+     * whose copy failed are located again and read from another copy, for a bounded moment.
+     */
+    private final class ScatterGather {
+        private final RequestContext request;
+        private final Context http;
+        private final long tableId;
+        private final EntityQuery query;
+        private final Predicate<Entity> visible;
+        private final String token;
+
+        ScatterGather(RequestContext request, Context http, long tableId, EntityQuery query, Predicate<Entity> visible,
+                      String token) {
+            this.request = request;
+            this.http = http;
+            this.tableId = tableId;
+            this.query = query;
+            this.visible = visible;
+            this.token = token;
+        }
+
+        CompletableFuture<Page> run() {
+            long deadline = System.nanoTime() + ReplicaRouting.UNAVAILABLE_WAIT.toNanos();
+            return gather(placements(null), new ArrayList<>(), new HashMap<>(), deadline, true)
+                    .thenApply(parts -> PageMerge.merge(parts, query.top(), pages.byteBudget()));
+        }
+
+        /**
+         * Reads {@code placements}' partitions, then those whose copy failed again — from a copy not
+         * tried yet when there is one — at once the first time, then every moment until the deadline.
+         */
+        private CompletableFuture<List<Page>> gather(List<Placement> placements, List<Page> done,
+                                                     Map<Integer, Set<Replica>> tried, long deadline, boolean first) {
+            return round(placements, tried).thenCompose(round -> {
+                done.addAll(round.pages());
+                if (round.failed().isEmpty()) {
+                    return CompletableFuture.completedFuture(done);
+                }
+                round.failed().forEach((p, r) -> tried.computeIfAbsent(p, x -> new HashSet<>()).add(r));
+                long wait = first ? 0 : ReplicaRouting.RETRY_INTERVAL.toNanos();
+                if (System.nanoTime() + wait - deadline > 0) {
+                    throw ReplicaRouting.busy(round.failed().keySet().iterator().next(), null);
+                }
+                return CompletableFuture.supplyAsync(() -> null,
+                                CompletableFuture.delayedExecutor(wait, TimeUnit.NANOSECONDS))
+                        .thenCompose(x -> gather(placements(round.failed().keySet()), done, tried, deadline, false));
+            });
+        }
+
+        /** Where each partition (of {@code only}, when given) can be read, as the metadata says now. */
+        private List<Placement> placements(Set<Integer> only) {
+            List<Placement> placements = new ArrayList<>();
+            for (Placement p : locator.locateAll()) {
+                if (only == null || only.contains(p.partition())) {
+                    placements.add(token == null ? p : p.activeOnly());
+                }
+            }
+            return placements;
+        }
+
+        /** The partial pages read, and the partitions whose chosen copy failed (with that copy). */
+        private record Round(List<Page> pages, Map<Integer, Replica> failed) {
+        }
+
+        /**
+         * Reads each partition of {@code placements} from its first copy not {@code tried} yet (or
+         * its first copy, when every one was), those here together, those of each other instance
+         * with one partial read there.
+         */
+        private CompletableFuture<Round> round(List<Placement> placements, Map<Integer, Set<Replica>> tried) {
+            Map<Instance, List<Integer>> remote = new LinkedHashMap<>();
+            Map<Instance, Boolean> remoteStandby = new HashMap<>();
+            List<Integer> here = new ArrayList<>();
+            boolean hereStandby = false;
+            Map<Integer, Replica> failures = new ConcurrentHashMap<>();
+            for (Placement placement : placements) {
+                List<Replica> candidates = routing.ordered(placement.replicas());
+                Set<Replica> failedBefore = tried.getOrDefault(placement.partition(), Set.of());
+                Replica chosen = candidates.stream().filter(r -> !failedBefore.contains(r)).findFirst()
+                        .orElse(candidates.isEmpty() ? null : candidates.get(0));
+                if (chosen == null) {
+                    failures.put(placement.partition(), Replica.localActive());
+                } else if (chosen.isLocal()) {
+                    here.add(placement.partition());
+                    hereStandby |= chosen.standby();
+                } else {
+                    remote.computeIfAbsent(chosen.instance(), i -> new ArrayList<>()).add(placement.partition());
+                    remoteStandby.merge(chosen.instance(), chosen.standby(), Boolean::logicalOr);
+                }
+            }
+            List<CompletableFuture<Void>> reads = new ArrayList<>();
+            List<Page> read = Collections.synchronizedList(new ArrayList<>());
+            if (!here.isEmpty()) {
+                boolean standby = hereStandby;
+                Replica local = standby ? Replica.localStandby() : Replica.localActive();
+                reads.add(readPage(tableId, query, visible, here, standby, token, share(here.size()))
+                        .handle((page, error) -> collect(page, error, here, local, read, failures)));
+            }
+            remote.forEach((instance, partitions) -> {
+                Replica target = new Replica(instance, remoteStandby.get(instance));
+                Map<String, String> extra = Map.of(
+                        Headers.READ_PARTITIONS, partitions.stream().map(String::valueOf).collect(Collectors.joining(",")),
+                        Headers.ROW_BUDGET, Integer.toString(share(partitions.size())));
+                reads.add(routing.send(request, http, target, extra, token == null ? Duration.ZERO : sessionTimeout)
+                        .thenApply(ReadHandlers::partialPage)
+                        .handle((page, error) -> collect(page, error, partitions, target, read, failures)));
+            });
+            return CompletableFuture.allOf(reads.toArray(CompletableFuture[]::new))
+                    .thenApply(x -> new Round(List.copyOf(read), Map.copyOf(failures)));
+        }
+
+        private Void collect(Page page, Throwable error, List<Integer> partitions, Replica replica, List<Page> read,
+                             Map<Integer, Replica> failures) {
+            if (error == null) {
+                read.add(page);
+                return null;
+            }
+            Throwable cause = ReplicaRouting.unwrap(error);
+            if (cause instanceof ReplicaUnavailable) {
+                partitions.forEach(p -> failures.put(p, replica));
+                return null;
+            }
+            if (cause instanceof RuntimeException r) {
+                throw r;
+            }
+            throw new IllegalStateException(cause);
+        }
+
+        /** The share of the row budget of a reader of {@code count} of the partitions. */
+        private int share(int count) {
+            return Math.max(1, (int) ((long) rowBudget * count / locator.partitions()));
+        }
+    }
+
+    /** A partial read's answer: its page, or the other instance's error as this request's. */
+    private static Page partialPage(InstanceClient.Answer answer) {
+        String type = answer.header("Content-Type");
+        if (answer.status() == 200 && type != null && type.startsWith(PartialPages.CONTENT_TYPE)) {
+            return PartialPages.decode(answer.body());
+        }
+        String code = answer.header(Headers.ERROR_CODE);
+        ErrorCode error = answer.status() == 503 ? ErrorCode.SERVER_BUSY : ErrorCode.INTERNAL_ERROR;
+        for (ErrorCode c : ErrorCode.values()) {
+            if (c.code().equals(code) && c.httpStatus() == answer.status()) {
+                error = c;
+            }
+        }
+        return failWith(error, "A partial read on another instance failed (" + answer.status() + " " + code + ").");
+    }
+
+    private static Page failWith(ErrorCode code, String message) {
+        throw TableServiceException.of(code, message);
     }
 
     /** Get Table ACL: the table's stored access policies, as the SignedIdentifiers document. */

@@ -10,7 +10,9 @@ import io.tablestream.core.model.EntityKey;
 import io.tablestream.core.model.StoredEntity;
 import io.tablestream.processor.store.CloseableIterator;
 import io.tablestream.processor.store.EntityStore;
-import io.tablestream.query.routing.KeyLocator;
+import io.tablestream.processor.store.StoreReplica;
+import io.tablestream.core.error.ErrorCode;
+import io.tablestream.core.error.TableServiceException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
@@ -22,7 +24,7 @@ import java.util.Set;
 import java.util.TreeMap;
 
 /** Sorted in-memory stores, one per partition, keyed like the real ones; counts open cursors. */
-final class InMemoryPartitions implements EntityStore, KeyLocator {
+final class InMemoryPartitions implements EntityStore {
     static final long TABLE = 7L;
     static final int PARTITIONS = 4;
 
@@ -47,17 +49,21 @@ final class InMemoryPartitions implements EntityStore, KeyLocator {
     }
 
     @Override
-    public Set<Integer> localPartitions() {
-        return local;
-    }
-
-    @Override
-    public Optional<StoredEntity> get(int partition, EntityKey key) {
+    public Optional<StoredEntity> get(StoreReplica replica, int partition, EntityKey key) {
+        requireLocal(partition);
         return Optional.ofNullable(partitions.get(partition).get(KeyCodec.encode(key)));
     }
 
+    /** As the real stores: a partition not hosted here is not queryable (503). */
+    private void requireLocal(int partition) {
+        if (!local.contains(partition)) {
+            throw TableServiceException.of(ErrorCode.SERVER_BUSY, "partition " + partition + " is not here");
+        }
+    }
+
     @Override
-    public CloseableIterator<StoredEntity> scan(int partition, ByteRange range) {
+    public CloseableIterator<StoredEntity> scan(StoreReplica replica, int partition, ByteRange range) {
+        requireLocal(partition);
         Iterator<StoredEntity> it = range.isEmpty() ? List.<StoredEntity>of().iterator()
                 : partitions.get(partition).subMap(range.fromInclusive(), true, range.toExclusive(), false)
                 .values().iterator();
@@ -77,14 +83,26 @@ final class InMemoryPartitions implements EntityStore, KeyLocator {
         };
     }
 
-    @Override
-    public int partitionOf(CommandKey key) {
+    int partitionOf(CommandKey key) {
         return Math.floorMod(key.value().hashCode(), InMemoryPartitions.PARTITIONS);
     }
 
-    @Override
-    public int partitions() {
-        return InMemoryPartitions.PARTITIONS;
+    /** The partitions a query reads, as the router picks them: the PartitionKey's one, or every one. */
+    List<Integer> partitionsFor(EntityQuery query) {
+        String pk = query.keys().singlePartitionKey();
+        if (pk != null) {
+            return List.of(partitionOf(CommandKey.forEntity("acct", InMemoryPartitions.TABLE, pk)));
+        }
+        List<Integer> all = new ArrayList<>();
+        for (int p = 0; p < InMemoryPartitions.PARTITIONS; p++) {
+            all.add(p);
+        }
+        return all;
+    }
+
+    /** A page of {@code query} read by {@code reader} from the partitions the router would pick. */
+    Page read(PageReader reader, EntityQuery query, java.util.function.Predicate<Entity> visible, int rowBudget) {
+        return reader.read(InMemoryPartitions.TABLE, query, visible, partitionsFor(query), p -> StoreReplica.ACTIVE, rowBudget);
     }
 
     static InMemoryPartitions of(List<Entity> entities) {

@@ -48,14 +48,14 @@ class PageReaderPagingTest {
     private final InMemoryPartitions stores = InMemoryPartitions.of(ENTITIES);
 
     private List<List<String>> pageThrough(String filter, String top, int rowBudget) {
-        PageReader reader = new PageReader(stores, stores, rowBudget, Long.MAX_VALUE);
+        PageReader reader = new PageReader(stores, Long.MAX_VALUE);
         List<List<String>> pages = new ArrayList<>();
         Optional<EntityContinuation> next = Optional.empty();
         do {
             EntityQuery query = EntityQuery.of(filter, null, top,
                     next.map(EntityContinuation::nextPartitionKeyToken).orElse(null),
                     next.map(EntityContinuation::nextRowKeyToken).orElse(null), KeyRange.ALL);
-            Page page = reader.read("acct", TABLE, query, e -> true);
+            Page page = stores.read(reader, query, e -> true, rowBudget);
             pages.add(page.entities().stream().map(e -> e.partitionKey() + "/" + e.rowKey()).collect(Collectors.toList()));
             next = page.next();
         } while (next.isPresent() && pages.size() < 10_000);
@@ -95,8 +95,8 @@ class PageReaderPagingTest {
 
     @Test
     void theContinuationIsTheFirstKeyNotReturned() {
-        PageReader reader = new PageReader(stores, stores, 50_000, Long.MAX_VALUE);
-        Page first = reader.read("acct", TABLE, EntityQuery.of(null, null, "25", null, null, KeyRange.ALL), e -> true);
+        PageReader reader = new PageReader(stores, Long.MAX_VALUE);
+        Page first = stores.read(reader, EntityQuery.of(null, null, "25", null, null, KeyRange.ALL), e -> true, 50_000);
 
         assertThat(first.entities()).hasSize(25);
         assertThat(first.next()).contains(EntityContinuation.at("p01", "r05"));
@@ -104,9 +104,9 @@ class PageReaderPagingTest {
 
     @Test
     void rowsTheCallerMayNotSeeAreSkippedButCounted() {
-        PageReader reader = new PageReader(stores, stores, 10, Long.MAX_VALUE);
-        Page page = reader.read("acct", TABLE, EntityQuery.of(null, null, null, null, null, KeyRange.ALL),
-                e -> e.rowKey().equals("r03"));
+        PageReader reader = new PageReader(stores, Long.MAX_VALUE);
+        Page page = stores.read(reader, EntityQuery.of(null, null, null, null, null, KeyRange.ALL),
+                e -> e.rowKey().equals("r03"), 10);
 
         assertThat(page.entities()).extracting(Entity::partitionKey).containsExactly("p00");
         assertThat(page.next()).contains(EntityContinuation.at("p00", "r10"));
@@ -114,7 +114,9 @@ class PageReaderPagingTest {
 
     @Test
     void refusesABudgetThatCouldNeverAdvance() {
-        assertThatThrownBy(() -> new PageReader(stores, stores, 0, 1)).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> new PageReader(stores, stores, 1, 0)).isInstanceOf(IllegalArgumentException.class);
+        PageReader reader = new PageReader(stores, 1);
+        EntityQuery all = EntityQuery.of(null, null, null, null, null, KeyRange.ALL);
+        assertThatThrownBy(() -> stores.read(reader, all, e -> true, 0)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new PageReader(stores, 0)).isInstanceOf(IllegalArgumentException.class);
     }
 }

@@ -35,7 +35,7 @@ class PageReaderTest {
     private static final int PARTITIONS = 4;
 
     private final InMemoryPartitions stores = new InMemoryPartitions();
-    private final PageReader reader = new PageReader(stores, stores, 1_000, Long.MAX_VALUE);
+    private final PageReader reader = new PageReader(stores, Long.MAX_VALUE);
 
     private static List<String> keys(Page page) {
         return page.entities().stream().map(e -> e.partitionKey() + "/" + e.rowKey()).collect(Collectors.toList());
@@ -44,7 +44,7 @@ class PageReaderTest {
     private Page read(String filter, String top, Page previous) {
         String npk = previous == null ? null : previous.next().orElseThrow().nextPartitionKeyToken();
         String nrk = previous == null ? null : previous.next().orElseThrow().nextRowKeyToken();
-        return reader.read("acct", TABLE, EntityQuery.of(filter, null, top, npk, nrk, KeyRange.ALL), e -> true);
+        return stores.read(reader, EntityQuery.of(filter, null, top, npk, nrk, KeyRange.ALL), e -> true, 1_000);
     }
 
     @Test
@@ -88,16 +88,16 @@ class PageReaderTest {
         for (int i = 0; i < 3000; i++) {
             stores.put("p" + (i % 3), String.format("r%04d", i), i);
         }
-        PageReader budgeted = new PageReader(stores, stores, 500, Long.MAX_VALUE);
+        PageReader budgeted = new PageReader(stores, Long.MAX_VALUE);
         List<String> matches = new ArrayList<>();
         EntityQuery q = EntityQuery.of("N ge 2990", null, null, null, null, KeyRange.ALL);
-        Page page = budgeted.read("acct", TABLE, q, e -> true);
+        Page page = stores.read(budgeted, q, e -> true, 500);
         int requests = 1;
         matches.addAll(keys(page));
         while (page.next().isPresent()) {
             q = EntityQuery.of("N ge 2990", null, null, page.next().get().nextPartitionKeyToken(),
                     page.next().get().nextRowKeyToken(), KeyRange.ALL);
-            page = budgeted.read("acct", TABLE, q, e -> true);
+            page = stores.read(budgeted, q, e -> true, 500);
             matches.addAll(keys(page));
             requests++;
         }
@@ -143,8 +143,8 @@ class PageReaderTest {
         stores.put("a", "1", 1);
         stores.put("b", "1", 2);
 
-        Page page = reader.read("acct", TABLE, EntityQuery.of(null, null, null, null, null, KeyRange.ALL),
-                e -> e.partitionKey().equals("b"));
+        Page page = stores.read(reader, EntityQuery.of(null, null, null, null, null, KeyRange.ALL),
+                e -> e.partitionKey().equals("b"), 1_000);
 
         assertThat(keys(page)).containsExactly("b/1");
     }

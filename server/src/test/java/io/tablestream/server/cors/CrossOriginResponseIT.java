@@ -4,11 +4,10 @@ import static io.tablestream.server.cors.CorsRules.APP;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.azure.data.tables.TableServiceClient;
+import io.tablestream.server.RawTableClient;
 import io.tablestream.server.TablestreamServerExtension;
 import io.tablestream.server.TablestreamServerExtension.RunningServer;
 import io.tablestream.testsupport.KafkaExtension;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -20,7 +19,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class CrossOriginResponseIT {
     private static final String EVIL = "https://evil.example";
 
-    private SharedKeyLiteRequests http;
+    private RawTableClient http;
 
     @BeforeAll
     static void setRules(TableServiceClient service) {
@@ -34,22 +33,18 @@ class CrossOriginResponseIT {
 
     @BeforeEach
     void client(RunningServer server) {
-        http = new SharedKeyLiteRequests(server);
-    }
-
-    private static String header(HttpResponse<?> r, String name) {
-        return r.headers().firstValue(name).orElse(null);
+        http = RawTableClient.to(server);
     }
 
     @Test
     void aReadFromTheAppsOriginSharesTheResponseWithIt() throws Exception {
-        HttpResponse<String> r = http.send(http.signed("GET", "/devstoreaccount1/Tables").header("Origin", APP));
+        RawTableClient.Response r = http.requestAt("GET", "/devstoreaccount1/Tables").header("Origin", APP).send();
 
-        assertThat(r.statusCode()).isEqualTo(200);
-        assertThat(header(r, "Access-Control-Allow-Origin")).isEqualTo(APP);
-        assertThat(header(r, "Access-Control-Allow-Credentials")).isEqualTo("true");
-        assertThat(header(r, "Access-Control-Expose-Headers")).contains("x-ms-request-id", "x-ms-version", "ETag");
-        assertThat(header(r, "Vary")).contains("Origin");
+        assertThat(r.status()).isEqualTo(200);
+        assertThat(r.header("Access-Control-Allow-Origin")).isEqualTo(APP);
+        assertThat(r.header("Access-Control-Allow-Credentials")).isEqualTo("true");
+        assertThat(r.header("Access-Control-Expose-Headers")).contains("x-ms-request-id", "x-ms-version", "ETag");
+        assertThat(r.header("Vary")).contains("Origin");
     }
 
     @Test
@@ -57,53 +52,52 @@ class CrossOriginResponseIT {
         String table = "CorsWrite" + System.nanoTime() % 1_000_000;
         service.createTable(table);
 
-        HttpResponse<String> r = http.send(http.signed("POST", "/devstoreaccount1/" + table)
-                .method("POST", HttpRequest.BodyPublishers.ofString("{\"PartitionKey\":\"p\",\"RowKey\":\"r\"}"))
-                .header("Content-Type", "application/json")
+        RawTableClient.Response r = http.requestAt("POST", "/devstoreaccount1/" + table)
+                .body("{\"PartitionKey\":\"p\",\"RowKey\":\"r\"}")
                 .header("Prefer", "return-no-content")
-                .header("Origin", APP));
+                .header("Origin", APP).send();
 
-        assertThat(r.statusCode()).isEqualTo(204);
-        assertThat(header(r, "ETag")).isNotBlank();
-        assertThat(header(r, "Access-Control-Allow-Origin")).isEqualTo(APP);
-        assertThat(header(r, "Access-Control-Expose-Headers")).contains("ETag", "x-ms-session-token");
-        assertThat(header(r, "Vary")).as("a write's response is not cached by origin").isNull();
+        assertThat(r.status()).isEqualTo(204);
+        assertThat(r.header("ETag")).isNotBlank();
+        assertThat(r.header("Access-Control-Allow-Origin")).isEqualTo(APP);
+        assertThat(r.header("Access-Control-Expose-Headers")).contains("ETag", "x-ms-session-token");
+        assertThat(r.header("Vary")).as("a write's response is not cached by origin").isNull();
         assertThat(service.getTableClient(table).getEntity("p", "r")).isNotNull();
     }
 
     @Test
     void anErrorResponseIsSharedWithTheAppsOriginToo() throws Exception {
-        HttpResponse<String> notFound = http.send(http.signed("GET", "/devstoreaccount1/NoSuchTable" + System.nanoTime() % 1000)
-                .header("Origin", APP));
-        HttpResponse<String> unsigned = http.send(http.unsigned("GET", "/devstoreaccount1/Tables").header("Origin", APP));
+        RawTableClient.Response notFound = http.requestAt("GET", "/devstoreaccount1/NoSuchTable" + System.nanoTime() % 1000)
+                .header("Origin", APP).send();
+        RawTableClient.Response unsigned = http.requestAt("GET", "/devstoreaccount1/Tables").unsigned().header("Origin", APP).send();
 
-        assertThat(notFound.statusCode()).isEqualTo(404);
-        assertThat(header(notFound, "x-ms-error-code")).isEqualTo("TableNotFound");
-        assertThat(header(notFound, "Access-Control-Allow-Origin")).isEqualTo(APP);
-        assertThat(header(notFound, "Access-Control-Expose-Headers")).contains("x-ms-error-code");
-        assertThat(unsigned.statusCode()).isEqualTo(403);
-        assertThat(header(unsigned, "Access-Control-Allow-Origin")).isEqualTo(APP);
+        assertThat(notFound.status()).isEqualTo(404);
+        assertThat(notFound.header("x-ms-error-code")).isEqualTo("TableNotFound");
+        assertThat(notFound.header("Access-Control-Allow-Origin")).isEqualTo(APP);
+        assertThat(notFound.header("Access-Control-Expose-Headers")).contains("x-ms-error-code");
+        assertThat(unsigned.status()).isEqualTo(403);
+        assertThat(unsigned.header("Access-Control-Allow-Origin")).isEqualTo(APP);
     }
 
     @Test
     void anOriginNoRuleAllowsGetsNoAccessControlHeaders() throws Exception {
-        HttpResponse<String> read = http.send(http.signed("GET", "/devstoreaccount1/Tables").header("Origin", EVIL));
-        HttpResponse<String> write = http.send(http.signed("DELETE", "/devstoreaccount1/Tables('NoSuchTable')")
-                .header("Origin", EVIL));
+        RawTableClient.Response read = http.requestAt("GET", "/devstoreaccount1/Tables").header("Origin", EVIL).send();
+        RawTableClient.Response write = http.requestAt("DELETE", "/devstoreaccount1/Tables('NoSuchTable')")
+                .header("Origin", EVIL).send();
 
-        assertThat(read.statusCode()).isEqualTo(200);
-        assertThat(header(read, "Access-Control-Allow-Origin")).isNull();
-        assertThat(header(read, "Access-Control-Expose-Headers")).isNull();
-        assertThat(header(read, "Vary")).as("the answer to a GET still varies by origin").contains("Origin");
-        assertThat(write.statusCode()).isEqualTo(404);
-        assertThat(header(write, "Access-Control-Allow-Origin")).isNull();
+        assertThat(read.status()).isEqualTo(200);
+        assertThat(read.header("Access-Control-Allow-Origin")).isNull();
+        assertThat(read.header("Access-Control-Expose-Headers")).isNull();
+        assertThat(read.header("Vary")).as("the answer to a GET still varies by origin").contains("Origin");
+        assertThat(write.status()).isEqualTo(404);
+        assertThat(write.header("Access-Control-Allow-Origin")).isNull();
     }
 
     @Test
     void aRequestWithoutAnOriginGetsNoAccessControlHeaders() throws Exception {
-        HttpResponse<String> r = http.send(http.signed("GET", "/devstoreaccount1/Tables"));
+        RawTableClient.Response r = http.requestAt("GET", "/devstoreaccount1/Tables").send();
 
-        assertThat(r.statusCode()).isEqualTo(200);
-        assertThat(header(r, "Access-Control-Allow-Origin")).isNull();
+        assertThat(r.status()).isEqualTo(200);
+        assertThat(r.header("Access-Control-Allow-Origin")).isNull();
     }
 }

@@ -5,10 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.azure.data.tables.TableServiceClient;
 import com.azure.data.tables.models.TableServiceCorsRule;
+import io.tablestream.server.RawTableClient;
 import io.tablestream.server.TablestreamServerExtension;
 import io.tablestream.server.TablestreamServerExtension.RunningServer;
 import io.tablestream.testsupport.KafkaExtension;
-import java.net.http.HttpResponse;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -22,12 +22,12 @@ class PreflightIT {
             .setAllowedOrigins("*").setAllowedMethods("GET").setAllowedHeaders("x-ms-version").setExposedHeaders("")
             .setMaxAgeInSeconds(60);
 
-    private SharedKeyLiteRequests http;
+    private RawTableClient http;
 
     @BeforeEach
     void setRules(TableServiceClient service, RunningServer server) {
         CorsRules.set(service, CorsRules.APP_RULE, ANYONE_MAY_GET);
-        http = new SharedKeyLiteRequests(server);
+        http = RawTableClient.to(server);
     }
 
     @AfterAll
@@ -35,8 +35,8 @@ class PreflightIT {
         CorsRules.clear(service);
     }
 
-    private HttpResponse<String> preflight(String path, String origin, String method, String headers) throws Exception {
-        var b = http.unsigned("OPTIONS", path);
+    private RawTableClient.Response preflight(String path, String origin, String method, String headers) throws Exception {
+        RawTableClient.Request b = http.requestAt("OPTIONS", path).unsigned();
         if (origin != null) {
             b.header("Origin", origin);
         }
@@ -46,88 +46,84 @@ class PreflightIT {
         if (headers != null) {
             b.header("Access-Control-Request-Headers", headers);
         }
-        return http.send(b);
-    }
-
-    private static String header(HttpResponse<?> r, String name) {
-        return r.headers().firstValue(name).orElse(null);
+        return b.send();
     }
 
     @Test
     void allowsTheAppsOriginWithTheMethodAndHeadersItsRuleAllows() throws Exception {
-        HttpResponse<String> r = preflight("/devstoreaccount1/mytable", APP, "PUT", "x-ms-version, Content-Type, Prefer");
+        RawTableClient.Response r = preflight("/devstoreaccount1/mytable", APP, "PUT", "x-ms-version, Content-Type, Prefer");
 
-        assertThat(r.statusCode()).isEqualTo(200);
-        assertThat(header(r, "Access-Control-Allow-Origin")).isEqualTo(APP);
-        assertThat(header(r, "Access-Control-Allow-Methods")).isEqualTo("PUT");
-        assertThat(header(r, "Access-Control-Allow-Headers")).isEqualTo("content-type,prefer,x-ms-version");
-        assertThat(header(r, "Access-Control-Max-Age")).isEqualTo("600");
-        assertThat(header(r, "Access-Control-Allow-Credentials")).isEqualTo("true");
-        assertThat(header(r, "x-ms-request-id")).isNotBlank();
+        assertThat(r.status()).isEqualTo(200);
+        assertThat(r.header("Access-Control-Allow-Origin")).isEqualTo(APP);
+        assertThat(r.header("Access-Control-Allow-Methods")).isEqualTo("PUT");
+        assertThat(r.header("Access-Control-Allow-Headers")).isEqualTo("content-type,prefer,x-ms-version");
+        assertThat(r.header("Access-Control-Max-Age")).isEqualTo("600");
+        assertThat(r.header("Access-Control-Allow-Credentials")).isEqualTo("true");
+        assertThat(r.header("x-ms-request-id")).isNotBlank();
     }
 
     @Test
     void answersAnyOriginWithAStarWhenTheMatchingRuleAllowsEveryOrigin() throws Exception {
-        HttpResponse<String> r = preflight("/devstoreaccount1/Tables", "https://elsewhere.example", "GET", null);
+        RawTableClient.Response r = preflight("/devstoreaccount1/Tables", "https://elsewhere.example", "GET", null);
 
-        assertThat(r.statusCode()).isEqualTo(200);
-        assertThat(header(r, "Access-Control-Allow-Origin")).isEqualTo("*");
-        assertThat(header(r, "Access-Control-Max-Age")).isEqualTo("60");
-        assertThat(header(r, "Access-Control-Allow-Credentials")).isNull();
+        assertThat(r.status()).isEqualTo(200);
+        assertThat(r.header("Access-Control-Allow-Origin")).isEqualTo("*");
+        assertThat(r.header("Access-Control-Max-Age")).isEqualTo("60");
+        assertThat(r.header("Access-Control-Allow-Credentials")).isNull();
     }
 
     @Test
     void refusesAnOriginAndMethodNoRuleAllowsWith403() throws Exception {
-        HttpResponse<String> r = preflight("/devstoreaccount1/mytable", "https://elsewhere.example", "DELETE", null);
+        RawTableClient.Response r = preflight("/devstoreaccount1/mytable", "https://elsewhere.example", "DELETE", null);
 
-        assertThat(r.statusCode()).isEqualTo(403);
-        assertThat(header(r, "x-ms-error-code")).isEqualTo("CorsPreflightFailure");
-        assertThat(header(r, "Access-Control-Allow-Origin")).isNull();
+        assertThat(r.status()).isEqualTo(403);
+        assertThat(r.header("x-ms-error-code")).isEqualTo("CorsPreflightFailure");
+        assertThat(r.header("Access-Control-Allow-Origin")).isNull();
     }
 
     @Test
     void refusesAHeaderTheFirstMatchingRuleDoesNotAllow() throws Exception {
-        HttpResponse<String> r = preflight("/devstoreaccount1/mytable", APP, "GET", "x-custom-header");
+        RawTableClient.Response r = preflight("/devstoreaccount1/mytable", APP, "GET", "x-custom-header");
 
-        assertThat(r.statusCode()).isEqualTo(403);
-        assertThat(header(r, "x-ms-error-code")).isEqualTo("CorsPreflightFailure");
+        assertThat(r.status()).isEqualTo(403);
+        assertThat(r.header("x-ms-error-code")).isEqualTo("CorsPreflightFailure");
     }
 
     @Test
     void refusesAPreflightWithoutOriginOrMethodWith400() throws Exception {
-        HttpResponse<String> noOrigin = preflight("/devstoreaccount1/mytable", null, "PUT", null);
-        HttpResponse<String> noMethod = preflight("/devstoreaccount1/mytable", APP, null, null);
+        RawTableClient.Response noOrigin = preflight("/devstoreaccount1/mytable", null, "PUT", null);
+        RawTableClient.Response noMethod = preflight("/devstoreaccount1/mytable", APP, null, null);
 
-        assertThat(noOrigin.statusCode()).isEqualTo(400);
-        assertThat(header(noOrigin, "x-ms-error-code")).isEqualTo("InvalidHeaderValue");
-        assertThat(noMethod.statusCode()).isEqualTo(400);
+        assertThat(noOrigin.status()).isEqualTo(400);
+        assertThat(noOrigin.header("x-ms-error-code")).isEqualTo("InvalidHeaderValue");
+        assertThat(noMethod.status()).isEqualTo(400);
     }
 
     @Test
     void evaluatesAPreflightOfAnyResourceAgainstTheServicesRules() throws Exception {
-        HttpResponse<String> service = preflight("/devstoreaccount1?restype=service&comp=properties", APP, "PUT", null);
-        HttpResponse<String> entity = preflight("/devstoreaccount1/t(PartitionKey='p',RowKey='r')", APP, "MERGE", null);
-        HttpResponse<String> batch = preflight("/devstoreaccount1/$batch", APP, "POST", "content-type");
+        RawTableClient.Response service = preflight("/devstoreaccount1?restype=service&comp=properties", APP, "PUT", null);
+        RawTableClient.Response entity = preflight("/devstoreaccount1/t(PartitionKey='p',RowKey='r')", APP, "MERGE", null);
+        RawTableClient.Response batch = preflight("/devstoreaccount1/$batch", APP, "POST", "content-type");
 
-        assertThat(service.statusCode()).isEqualTo(200);
-        assertThat(entity.statusCode()).isEqualTo(200);
-        assertThat(batch.statusCode()).isEqualTo(200);
+        assertThat(service.status()).isEqualTo(200);
+        assertThat(entity.status()).isEqualTo(200);
+        assertThat(batch.status()).isEqualTo(200);
     }
 
     @Test
     void refusesEveryPreflightOnceTheRulesAreRemoved(TableServiceClient service) throws Exception {
         CorsRules.clear(service);
 
-        HttpResponse<String> r = preflight("/devstoreaccount1/mytable", APP, "PUT", null);
+        RawTableClient.Response r = preflight("/devstoreaccount1/mytable", APP, "PUT", null);
 
-        assertThat(r.statusCode()).isEqualTo(403);
-        assertThat(header(r, "x-ms-error-code")).isEqualTo("CorsPreflightFailure");
+        assertThat(r.status()).isEqualTo(403);
+        assertThat(r.header("x-ms-error-code")).isEqualTo("CorsPreflightFailure");
     }
 
     @Test
     void refusesAPreflightForAnAccountWithoutRules() throws Exception {
-        HttpResponse<String> r = preflight("/otheraccount/mytable", APP, "PUT", null);
+        RawTableClient.Response r = preflight("/otheraccount/mytable", APP, "PUT", null);
 
-        assertThat(r.statusCode()).isEqualTo(403);
+        assertThat(r.status()).isEqualTo(403);
     }
 }

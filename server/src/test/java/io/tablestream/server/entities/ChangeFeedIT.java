@@ -17,7 +17,7 @@ import io.tablestream.core.model.EdmInt32;
 import io.tablestream.core.model.EdmString;
 import io.tablestream.core.model.TableName;
 import io.tablestream.processor.TopicDescriptor;
-import io.tablestream.server.SignedHttp;
+import io.tablestream.server.RawTableClient;
 import io.tablestream.server.TableNames;
 import io.tablestream.server.TablestreamServerExtension;
 import io.tablestream.server.TablestreamServerExtension.RunningServer;
@@ -97,7 +97,7 @@ class ChangeFeedIT {
         expected.add(new Change(EntityChange.Type.INSERTED, "r3", etag(table, pk, "r3")));
         expected.add(new Change(EntityChange.Type.INSERTED, "r4", etag(table, pk, "r4")));
         expected.add(new Change(EntityChange.Type.DELETED, "r1", null));
-        SignedHttp.to(server).send("PUT", table.getTableName() + "(PartitionKey='" + pk + "',RowKey='async')",
+        RawTableClient.to(server).send("PUT", table.getTableName() + "(PartitionKey='" + pk + "',RowKey='async')",
                 "{\"V\":1}", "Prefer", "respond-async");
         table.upsertEntity(new TableEntity(pk, "last")); // written after everything above, on the same partition
         expected.add(new Change(EntityChange.Type.INSERTED, "async", etag(table, pk, "async")));

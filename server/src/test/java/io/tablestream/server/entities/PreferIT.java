@@ -4,13 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.azure.data.tables.TableClient;
 import com.azure.data.tables.models.TableEntity;
-import io.tablestream.server.SignedHttp;
+import io.tablestream.server.RawTableClient;
 import io.tablestream.server.TableNames;
 import io.tablestream.server.TablestreamServerExtension;
 import io.tablestream.server.TablestreamServerExtension.RunningServer;
 import io.tablestream.testsupport.KafkaExtension;
 import java.net.URLEncoder;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.OffsetDateTime;
 import java.util.regex.Matcher;
@@ -31,14 +30,14 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith({KafkaExtension.class, TablestreamServerExtension.class})
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class PreferIT {
-    private SignedHttp http;
+    private RawTableClient http;
     private TableClient table;
     private String base;
     private String pk;
 
     @BeforeAll
     void createTable(RunningServer server) {
-        http = SignedHttp.to(server);
+        http = RawTableClient.to(server);
         table = server.client().createTable(TableNames.unique("Prefer"));
         base = server.endpoint() + "/" + table.getTableName();
     }
@@ -57,29 +56,29 @@ class PreferIT {
                 + properties + "}";
     }
 
-    private HttpResponse<String> insert(String rowKey, String properties, String... headers) {
+    private RawTableClient.Response insert(String rowKey, String properties, String... headers) {
         return http.send("POST", table.getTableName(), body(rowKey, properties), headers);
     }
 
-    private HttpResponse<String> get(String rowKey, String sessionToken) {
+    private RawTableClient.Response get(String rowKey, String sessionToken) {
         return sessionToken == null ? http.send("GET", entityPath(rowKey), null)
                 : http.send("GET", entityPath(rowKey), null, "x-ms-session-token", sessionToken);
     }
 
-    private static String header(HttpResponse<?> response, String name) {
-        return response.headers().firstValue(name).orElse(null);
+    private static String header(RawTableClient.Response response, String name) {
+        return response.header(name);
     }
 
     // ------------------------------------------------------------------ return-content / return-no-content
 
     @Test
     void returnContentAnswers201WithTheStoredEntity() {
-        HttpResponse<String> response = insert("r", "\"Name\":\"n\",\"Big\":\"12\",\"Big@odata.type\":\"Edm.Int64\"",
+        RawTableClient.Response response = insert("r", "\"Name\":\"n\",\"Big\":\"12\",\"Big@odata.type\":\"Edm.Int64\"",
                 "Prefer", "return-content");
 
         TableEntity stored = table.getEntity(pk, "r");
         String url = base + "(PartitionKey='" + pk + "',RowKey='r')";
-        assertThat(response.statusCode()).isEqualTo(201);
+        assertThat(response.status()).isEqualTo(201);
         assertThat(header(response, "Preference-Applied")).isEqualTo("return-content");
         assertThat(header(response, "Content-Type")).startsWith("application/json;odata=minimalmetadata");
         assertThat(header(response, "Location")).isEqualTo(url);
@@ -100,18 +99,18 @@ class PreferIT {
 
     @Test
     void withoutAPreferenceAnInsertAnswers201WithoutPreferenceApplied() {
-        HttpResponse<String> response = insert("r", "\"V\":1");
+        RawTableClient.Response response = insert("r", "\"V\":1");
 
-        assertThat(response.statusCode()).isEqualTo(201);
+        assertThat(response.status()).isEqualTo(201);
         assertThat(header(response, "Preference-Applied")).isNull();
         assertThat(response.body()).contains("\"RowKey\":\"r\"", "\"V\":1");
     }
 
     @Test
     void returnContentHonoursTheAcceptedMetadataLevel() {
-        HttpResponse<String> full = insert("full", "\"V\":1", "Prefer", "return-content",
+        RawTableClient.Response full = insert("full", "\"V\":1", "Prefer", "return-content",
                 "Accept", "application/json;odata=fullmetadata");
-        HttpResponse<String> none = insert("none", "\"V\":1", "Prefer", "return-content",
+        RawTableClient.Response none = insert("none", "\"V\":1", "Prefer", "return-content",
                 "Accept", "application/json;odata=nometadata");
 
         assertThat(header(full, "Content-Type")).startsWith("application/json;odata=fullmetadata");
@@ -124,10 +123,10 @@ class PreferIT {
 
     @Test
     void returnNoContentAnswers204WithTheEntityUrlAndETag() {
-        HttpResponse<String> response = insert("r", "\"V\":1", "Prefer", "return-no-content");
+        RawTableClient.Response response = insert("r", "\"V\":1", "Prefer", "return-no-content");
 
         String url = base + "(PartitionKey='" + pk + "',RowKey='r')";
-        assertThat(response.statusCode()).isEqualTo(204);
+        assertThat(response.status()).isEqualTo(204);
         assertThat(response.body()).isEmpty();
         assertThat(header(response, "Preference-Applied")).isEqualTo("return-no-content");
         assertThat(header(response, "Location")).isEqualTo(url);
@@ -139,10 +138,10 @@ class PreferIT {
     void returnContentDoesNotApplyToUpdates() {
         insert("r", "\"V\":1");
 
-        HttpResponse<String> merge = http.send("MERGE", entityPath("r"), "{\"V\":2}", "Prefer", "return-content",
+        RawTableClient.Response merge = http.send("MERGE", entityPath("r"), "{\"V\":2}", "Prefer", "return-content",
                 "If-Match", "*");
 
-        assertThat(merge.statusCode()).isEqualTo(204);
+        assertThat(merge.status()).isEqualTo(204);
         assertThat(merge.body()).isEmpty();
         assertThat(header(merge, "Preference-Applied")).isNull();
         assertThat(header(merge, "ETag")).isEqualTo(table.getEntity(pk, "r").getETag());
@@ -152,16 +151,16 @@ class PreferIT {
 
     @Test
     void respondAsyncAnswers202WithASessionTokenThatAReadCarriesToSeeTheWrite() {
-        HttpResponse<String> response = insert("r", "\"V\":1", "Prefer", "respond-async");
+        RawTableClient.Response response = insert("r", "\"V\":1", "Prefer", "respond-async");
 
         String token = header(response, "x-ms-session-token");
-        HttpResponse<String> read = get("r", token);
+        RawTableClient.Response read = get("r", token);
 
-        assertThat(response.statusCode()).isEqualTo(202);
+        assertThat(response.status()).isEqualTo(202);
         assertThat(response.body()).isEmpty();
         assertThat(header(response, "Preference-Applied")).isEqualTo("respond-async");
         assertThat(token).matches("[0-9]+:[0-9]+");
-        assertThat(read.statusCode()).isEqualTo(200);
+        assertThat(read.status()).isEqualTo(200);
         assertThat(read.body()).contains("\"RowKey\":\"r\"", "\"V\":1");
     }
 
@@ -169,23 +168,23 @@ class PreferIT {
     void aReadWithTheLastSessionTokenSeesEveryEarlierAsyncWriteOfThePartition() {
         String token = null;
         for (int v = 1; v <= 20; v++) {
-            HttpResponse<String> write = http.send("PUT", entityPath("r"), body("r", "\"V\":" + v), "Prefer",
+            RawTableClient.Response write = http.send("PUT", entityPath("r"), body("r", "\"V\":" + v), "Prefer",
                     "respond-async");
-            assertThat(write.statusCode()).isEqualTo(202);
+            assertThat(write.status()).isEqualTo(202);
             token = header(write, "x-ms-session-token");
         }
-        HttpResponse<String> deleted = http.send("DELETE", entityPath("gone"), null, "If-Match", "*", "Prefer",
+        RawTableClient.Response deleted = http.send("DELETE", entityPath("gone"), null, "If-Match", "*", "Prefer",
                 "respond-async");
 
-        HttpResponse<String> read = get("r", token);
-        HttpResponse<String> query = http.send("GET", table.getTableName() + "()?$filter="
+        RawTableClient.Response read = get("r", token);
+        RawTableClient.Response query = http.send("GET", table.getTableName() + "()?$filter="
                 + URLEncoder.encode("PartitionKey eq '" + pk + "'", StandardCharsets.UTF_8).replace("+", "%20"), null,
                 "x-ms-session-token", header(deleted, "x-ms-session-token"));
 
-        assertThat(read.statusCode()).isEqualTo(200);
+        assertThat(read.status()).isEqualTo(200);
         assertThat(read.body()).contains("\"V\":20");
-        assertThat(deleted.statusCode()).isEqualTo(202);
-        assertThat(query.statusCode()).isEqualTo(200);
+        assertThat(deleted.status()).isEqualTo(202);
+        assertThat(query.status()).isEqualTo(200);
         assertThat(query.body()).contains("\"RowKey\":\"r\"").doesNotContain("\"RowKey\":\"gone\"");
     }
 
@@ -193,30 +192,30 @@ class PreferIT {
     void anAsyncWriteTheProcessorRefusesLeavesTheEntityAsItWas() {
         insert("r", "\"V\":1");
 
-        HttpResponse<String> conflicting = insert("r", "\"V\":2", "Prefer", "respond-async");
-        HttpResponse<String> read = get("r", header(conflicting, "x-ms-session-token"));
+        RawTableClient.Response conflicting = insert("r", "\"V\":2", "Prefer", "respond-async");
+        RawTableClient.Response read = get("r", header(conflicting, "x-ms-session-token"));
 
-        assertThat(conflicting.statusCode()).isEqualTo(202);
-        assertThat(read.statusCode()).isEqualTo(200);
+        assertThat(conflicting.status()).isEqualTo(202);
+        assertThat(read.status()).isEqualTo(200);
         assertThat(read.body()).contains("\"V\":1");
     }
 
     @Test
     void anAsyncWriteIsStillCheckedBeforeItIsAccepted() {
-        HttpResponse<String> invalid = insert("r", "\"1nvalid\":1", "Prefer", "respond-async");
-        HttpResponse<String> badKey = insert("a#b", "", "Prefer", "respond-async");
+        RawTableClient.Response invalid = insert("r", "\"1nvalid\":1", "Prefer", "respond-async");
+        RawTableClient.Response badKey = insert("a#b", "", "Prefer", "respond-async");
 
-        assertThat(invalid.statusCode()).isEqualTo(400);
+        assertThat(invalid.status()).isEqualTo(400);
         assertThat(header(invalid, "x-ms-error-code")).isEqualTo("PropertyNameInvalid");
-        assertThat(badKey.statusCode()).isEqualTo(400);
+        assertThat(badKey.status()).isEqualTo(400);
         assertThat(header(badKey, "x-ms-error-code")).isEqualTo("OutOfRangeInput");
     }
 
     @Test
     void aMalformedSessionTokenIsInvalidHeaderValue() {
-        HttpResponse<String> read = get("r", "not-a-token");
+        RawTableClient.Response read = get("r", "not-a-token");
 
-        assertThat(read.statusCode()).isEqualTo(400);
+        assertThat(read.status()).isEqualTo(400);
         assertThat(header(read, "x-ms-error-code")).isEqualTo("InvalidHeaderValue");
     }
 }

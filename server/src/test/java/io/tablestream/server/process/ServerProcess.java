@@ -1,6 +1,8 @@
 package io.tablestream.server.process;
 
 import com.azure.data.tables.TableServiceClient;
+import com.azure.core.http.policy.FixedDelayOptions;
+import com.azure.core.http.policy.RetryOptions;
 import com.azure.data.tables.TableServiceClientBuilder;
 import io.tablestream.server.Main;
 import io.tablestream.server.Setting;
@@ -38,24 +40,37 @@ import java.util.regex.Pattern;
  */
 public final class ServerProcess implements AutoCloseable {
     private static final Pattern SERVING = Pattern.compile("serving the Table service at http://([^:/]+):(\\d+)/");
+    private static final Pattern BROKER_READY = Pattern.compile("Kafka broker ([^:\\s]+):(\\d+) \\(cluster .* ready in");
     private static final int TAIL_LINES = 200;
 
     private final Process process;
+    private final Pattern ready;
     private final Path log;
     private final Deque<String> tail = new ArrayDeque<>();
     private final CompletableFuture<Integer> serving = new CompletableFuture<>();
     private final long startedNanos;
     private volatile long servingNanos;
 
-    private ServerProcess(Process process, Path log, long startedNanos) {
+    private ServerProcess(Process process, Pattern ready, Path log, long startedNanos) {
         this.process = process;
+        this.ready = ready;
         this.log = log;
         this.startedNanos = startedNanos;
     }
 
     /** Starts describing a child server whose state lives in {@code dataDir}. */
     public static Builder builder(Path dataDir) {
-        return new Builder(dataDir);
+        return new Builder(dataDir, Main.class.getName(), List.of(), SERVING);
+    }
+
+    /**
+     * Starts describing a child JVM running only a Kafka broker (the embedded one, standalone) with
+     * its data in {@code dataDir}; {@link #awaitServing} then answers its client port, which it keeps
+     * across restarts on the same directory.
+     */
+    public static Builder broker(Path dataDir) {
+        return new Builder(dataDir, "io.tablestream.kafka.embedded.StandaloneBroker",
+                List.of("--data-dir", dataDir.toAbsolutePath().toString()), BROKER_READY);
     }
 
     /** The child's process id, for {@code kill} from a shell. */
@@ -106,15 +121,39 @@ public final class ServerProcess implements AutoCloseable {
         return new TableServiceClientBuilder().connectionString(connectionString()).buildClient();
     }
 
+    /**
+     * An official SDK client that never retries, so every failure the server answers is seen (the
+     * default client retries 503s and connection failures, hiding how long they lasted).
+     */
+    public TableServiceClient clientWithoutRetries() {
+        return new TableServiceClientBuilder().connectionString(connectionString())
+                .retryOptions(new RetryOptions(new FixedDelayOptions(0, Duration.ofMillis(1)))).buildClient();
+    }
+
+    /**
+     * A TCP port free right now on 127.0.0.1, for a server that must know its address before it
+     * starts (the advertised address of a cluster instance). Another process may take it first; a
+     * test that starts several servers picks all their ports before starting any.
+     */
+    public static int freePort() {
+        try (java.net.ServerSocket socket = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     /** {@code kill -9}: the JVM ends at once, whatever it was doing. Returns once it is gone. */
     public void kill() {
-        process.destroyForcibly();
+        // the handle's signal leaves the output pipe open, so the child's last lines are kept
+        // (Process.destroy* closes it at once)
+        process.toHandle().destroyForcibly();
         awaitExit(Duration.ofSeconds(30));
     }
 
     /** SIGTERM, then waits for the process to end; returns its exit status. */
     public int stop(Duration timeout) {
-        process.destroy();
+        process.toHandle().destroy(); // SIGTERM, output still read: the shutdown's lines are kept
         return awaitExit(timeout);
     }
 
@@ -126,7 +165,7 @@ public final class ServerProcess implements AutoCloseable {
     private int awaitExit(Duration timeout) {
         try {
             if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
-                process.destroyForcibly();
+                process.toHandle().destroyForcibly();
                 process.waitFor(30, TimeUnit.SECONDS);
                 throw new AssertionError("The server did not exit within " + timeout + "; its last lines:\n" + tail());
             }
@@ -189,7 +228,7 @@ public final class ServerProcess implements AutoCloseable {
                     }
                 }
                 if (!serving.isDone()) {
-                    Matcher m = SERVING.matcher(line);
+                    Matcher m = ready.matcher(line);
                     if (m.find()) {
                         servingNanos = System.nanoTime();
                         serving.complete(Integer.parseInt(m.group(2)));
@@ -205,14 +244,19 @@ public final class ServerProcess implements AutoCloseable {
     /** What to start. */
     public static final class Builder {
         private final Path dataDir;
+        private String mainClass;
+        private final List<String> arguments;
+        private final Pattern ready;
         private final Map<String, String> environment = new LinkedHashMap<>();
         private final List<String> jvmOptions = new ArrayList<>(List.of("-Xmx768m", "-XX:+UseSerialGC",
                 "-XX:TieredStopAtLevel=1"));
         private Path log;
-        private String mainClass = Main.class.getName();
 
-        private Builder(Path dataDir) {
+        private Builder(Path dataDir, String mainClass, List<String> arguments, Pattern ready) {
             this.dataDir = dataDir.toAbsolutePath();
+            this.mainClass = mainClass;
+            this.arguments = arguments;
+            this.ready = ready;
             environment.put("TABLESTREAM_DATA_DIR", this.dataDir.toString());
             environment.put("TABLESTREAM_PORT", "0");
         }
@@ -251,9 +295,15 @@ public final class ServerProcess implements AutoCloseable {
             List<String> command = new ArrayList<>();
             command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
             command.addAll(jvmOptions);
+            // For a post-mortem: e.g. -DserverProcess.jvmOptions=-Dlogback.configurationFile=logback-child-debug.xml
+            String extra = System.getProperty("serverProcess.jvmOptions", "").strip();
+            if (!extra.isEmpty()) {
+                command.addAll(List.of(extra.split("\\s+")));
+            }
             command.add("-cp");
             command.add(System.getProperty("java.class.path"));
             command.add(mainClass);
+            command.addAll(arguments);
             ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
             builder.environment().keySet().removeIf(k -> k.startsWith("TABLESTREAM_")
                     || k.equals("KAFKA_BOOTSTRAP_SERVERS"));
@@ -265,7 +315,7 @@ public final class ServerProcess implements AutoCloseable {
                         java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
                 out.write("==== start " + java.time.Instant.now() + " " + environment + "\n");
                 long begin = System.nanoTime();
-                ServerProcess child = new ServerProcess(builder.start(), logFile, begin);
+                ServerProcess child = new ServerProcess(builder.start(), ready, logFile, begin);
                 Thread pump = new Thread(() -> child.pump(out), "server-" + child.pid() + "-output");
                 pump.setDaemon(true);
                 pump.start();

@@ -1,6 +1,6 @@
 package io.tablestream.server.queries;
 
-import static io.tablestream.server.queries.SignedHttp.query;
+import static io.tablestream.server.RawTableClient.query;
 import static io.tablestream.server.queries.TableFixtures.keysOf;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -9,6 +9,7 @@ import com.azure.data.tables.TableClient;
 import com.azure.data.tables.TableServiceClient;
 import com.azure.data.tables.models.ListEntitiesOptions;
 import com.azure.data.tables.models.TableEntity;
+import io.tablestream.server.RawTableClient;
 import io.tablestream.server.TablestreamServerExtension;
 import io.tablestream.server.TablestreamServerExtension.RunningServer;
 import io.tablestream.testsupport.KafkaExtension;
@@ -119,7 +120,7 @@ class EntityPagingIT {
 
     @Test
     void rawContinuationHeadersResumeExactly(RunningServer server) {
-        SignedHttp http = SignedHttp.signedFor(server);
+        RawTableClient http = RawTableClient.to(server);
         List<String> seen = new ArrayList<>();
         String nextPk = null;
         String nextRk = null;
@@ -129,7 +130,7 @@ class EntityPagingIT {
             if (nextPk != null) {
                 q += "&" + query("NextPartitionKey", nextPk) + (nextRk == null ? "" : "&" + query("NextRowKey", nextRk));
             }
-            SignedHttp.Response r = http.get(table.getTableName() + "()", q);
+            RawTableClient.Response r = http.read(table.getTableName() + "()?" + q);
             assertThat(r.status()).as(r.body()).isEqualTo(200);
             List<Map<String, Object>> rows = r.rows();
             assertThat(rows).hasSizeLessThanOrEqualTo(700);
@@ -146,8 +147,8 @@ class EntityPagingIT {
 
     @Test
     void aMalformedContinuationIsInvalidInput(RunningServer server) {
-        SignedHttp.Response r = SignedHttp.signedFor(server)
-                .get(table.getTableName() + "()", query("NextPartitionKey", "p001", "NextRowKey", "r0001"));
+        RawTableClient.Response r = RawTableClient.to(server)
+                .read(table.getTableName() + "()?" + query("NextPartitionKey", "p001", "NextRowKey", "r0001"));
 
         assertThat(r.status()).isEqualTo(400);
         assertThat(r.errorCode()).isEqualTo("InvalidInput");

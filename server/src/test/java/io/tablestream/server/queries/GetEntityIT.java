@@ -1,12 +1,13 @@
 package io.tablestream.server.queries;
 
-import static io.tablestream.server.queries.SignedHttp.query;
+import static io.tablestream.server.RawTableClient.query;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.azure.core.http.rest.Response;
 import com.azure.data.tables.TableClient;
 import com.azure.data.tables.TableServiceClient;
 import com.azure.data.tables.models.TableEntity;
+import io.tablestream.server.RawTableClient;
 import io.tablestream.server.TablestreamServerExtension;
 import io.tablestream.server.TablestreamServerExtension.RunningServer;
 import io.tablestream.testsupport.KafkaExtension;
@@ -73,7 +74,7 @@ class GetEntityIT {
 
     @Test
     void noMetadataCarriesOnlyTheValues(RunningServer server) {
-        SignedHttp.Response r = SignedHttp.signedFor(server).get(entityPath(), "",
+        RawTableClient.Response r = RawTableClient.to(server).read(entityPath(),
                 "Accept", "application/json;odata=nometadata");
 
         assertThat(r.status()).as(r.body()).isEqualTo(200);
@@ -89,7 +90,7 @@ class GetEntityIT {
 
     @Test
     void minimalMetadataAnnotatesOnlyTypesJsonCannotCarry(RunningServer server) {
-        SignedHttp.Response r = SignedHttp.signedFor(server).get(entityPath(), "",
+        RawTableClient.Response r = RawTableClient.to(server).read(entityPath(),
                 "Accept", "application/json;odata=minimalmetadata");
 
         assertThat(r.status()).as(r.body()).isEqualTo(200);
@@ -105,7 +106,7 @@ class GetEntityIT {
 
     @Test
     void fullMetadataNamesTheTypeIdAndEditLink(RunningServer server) {
-        SignedHttp.Response r = SignedHttp.signedFor(server).get(entityPath(), "",
+        RawTableClient.Response r = RawTableClient.to(server).read(entityPath(),
                 "Accept", "application/json;odata=fullmetadata");
 
         assertThat(r.status()).as(r.body()).isEqualTo(200);
@@ -120,8 +121,9 @@ class GetEntityIT {
 
     @Test
     void formatOverridesAccept(RunningServer server) {
-        SignedHttp.Response r = SignedHttp.signedFor(server).get(entityPath(),
-                query("$format", "application/json;odata=fullmetadata"), "Accept", "application/json;odata=nometadata");
+        RawTableClient.Response r = RawTableClient.to(server).read(
+                entityPath() + "?" + query("$format", "application/json;odata=fullmetadata"),
+                "Accept", "application/json;odata=nometadata");
 
         assertThat(r.status()).as(r.body()).isEqualTo(200);
         assertThat(r.header("Content-Type")).startsWith("application/json;odata=fullmetadata");
@@ -130,7 +132,7 @@ class GetEntityIT {
 
     @Test
     void selectOverRawHttpKeepsTheEtag(RunningServer server) {
-        SignedHttp.Response r = SignedHttp.signedFor(server).get(entityPath(), query("$select", "Count,Missing"));
+        RawTableClient.Response r = RawTableClient.to(server).read(entityPath() + "?" + query("$select", "Count,Missing"));
 
         assertThat(r.status()).as(r.body()).isEqualTo(200);
         Map<String, Object> json = r.json();
@@ -140,10 +142,10 @@ class GetEntityIT {
 
     @Test
     void queryFeedsFollowTheMetadataLevelToo(RunningServer server) {
-        SignedHttp http = SignedHttp.signedFor(server);
-        SignedHttp.Response none = http.get(name + "()", "", "Accept", "application/json;odata=nometadata");
-        SignedHttp.Response minimal = http.get(name + "()", query("$format", "application/json;odata=minimalmetadata"));
-        SignedHttp.Response full = http.get(name + "()", "", "Accept", "application/json;odata=fullmetadata");
+        RawTableClient http = RawTableClient.to(server);
+        RawTableClient.Response none = http.read(name + "()", "Accept", "application/json;odata=nometadata");
+        RawTableClient.Response minimal = http.read(name + "()?" + query("$format", "application/json;odata=minimalmetadata"));
+        RawTableClient.Response full = http.read(name + "()", "Accept", "application/json;odata=fullmetadata");
 
         assertThat(none.json()).containsOnlyKeys("value");
         assertThat(none.rows().get(0)).doesNotContainKeys("odata.etag", "Big@odata.type");
@@ -155,9 +157,9 @@ class GetEntityIT {
 
     @Test
     void anUnsupportedFormatIsRejected(RunningServer server) {
-        SignedHttp.Response verbose = SignedHttp.signedFor(server).get(entityPath(), "",
+        RawTableClient.Response verbose = RawTableClient.to(server).read(entityPath(),
                 "Accept", "application/json;odata=verbose");
-        SignedHttp.Response atom = SignedHttp.signedFor(server).get(entityPath(), "",
+        RawTableClient.Response atom = RawTableClient.to(server).read(entityPath(),
                 "Accept", "application/atom+xml");
 
         assertThat(verbose.status()).isEqualTo(415);

@@ -1,11 +1,12 @@
 package io.tablestream.server.queries;
 
-import static io.tablestream.server.queries.SignedHttp.query;
+import static io.tablestream.server.RawTableClient.query;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.azure.data.tables.TableServiceClient;
 import com.azure.data.tables.models.ListTablesOptions;
 import com.azure.data.tables.models.TableItem;
+import io.tablestream.server.RawTableClient;
 import io.tablestream.server.TablestreamServerExtension;
 import io.tablestream.server.TablestreamServerExtension.RunningServer;
 import io.tablestream.testsupport.KafkaExtension;
@@ -88,12 +89,12 @@ class QueryTablesIT {
 
     @Test
     void nextTableNameNamesExactlyTheNextTable(RunningServer server) {
-        SignedHttp http = SignedHttp.signedFor(server);
+        RawTableClient http = RawTableClient.to(server);
         List<List<String>> pages = new ArrayList<>();
         String next = null;
         do {
             String q = query("$filter", ourRange(), "$top", "7") + (next == null ? "" : "&" + query("NextTableName", next));
-            SignedHttp.Response r = http.get("Tables", q);
+            RawTableClient.Response r = http.read("Tables?" + q);
             assertThat(r.status()).as(r.body()).isEqualTo(200);
             List<String> page = new ArrayList<>();
             for (Map<String, Object> row : r.rows()) {
@@ -110,11 +111,11 @@ class QueryTablesIT {
 
     @Test
     void resumesAtTheNamedTableInclusive(RunningServer server) {
-        SignedHttp http = SignedHttp.signedFor(server);
-        SignedHttp.Response first = http.get("Tables", query("$filter", ourRange(), "$top", "3"));
+        RawTableClient http = RawTableClient.to(server);
+        RawTableClient.Response first = http.read("Tables?" + query("$filter", ourRange(), "$top", "3"));
         String next = first.header("x-ms-continuation-NextTableName");
 
-        SignedHttp.Response second = http.get("Tables", query("$filter", ourRange(), "$top", "3", "NextTableName", next));
+        RawTableClient.Response second = http.read("Tables?" + query("$filter", ourRange(), "$top", "3", "NextTableName", next));
 
         assertThat(first.rows()).extracting(row -> row.get("TableName")).containsExactlyElementsOf(names.subList(0, 3));
         assertThat(second.rows()).extracting(row -> row.get("TableName")).containsExactlyElementsOf(names.subList(3, 6));
@@ -122,7 +123,7 @@ class QueryTablesIT {
 
     @Test
     void aMalformedNextTableNameIsInvalidInput(RunningServer server) {
-        SignedHttp.Response r = SignedHttp.signedFor(server).get("Tables", query("NextTableName", names.get(3)));
+        RawTableClient.Response r = RawTableClient.to(server).read("Tables?" + query("NextTableName", names.get(3)));
 
         assertThat(r.status()).isEqualTo(400);
         assertThat(r.errorCode()).isEqualTo("InvalidInput");
@@ -142,11 +143,11 @@ class QueryTablesIT {
 
     @Test
     void tableFeedsFollowTheMetadataLevel(RunningServer server) {
-        SignedHttp http = SignedHttp.signedFor(server);
+        RawTableClient http = RawTableClient.to(server);
         String one = query("$filter", "TableName eq '" + names.get(2) + "'");
-        SignedHttp.Response none = http.get("Tables", one, "Accept", "application/json;odata=nometadata");
-        SignedHttp.Response minimal = http.get("Tables", one, "Accept", "application/json;odata=minimalmetadata");
-        SignedHttp.Response full = http.get("Tables", one, "Accept", "application/json;odata=fullmetadata");
+        RawTableClient.Response none = http.read("Tables?" + one, "Accept", "application/json;odata=nometadata");
+        RawTableClient.Response minimal = http.read("Tables?" + one, "Accept", "application/json;odata=minimalmetadata");
+        RawTableClient.Response full = http.read("Tables?" + one, "Accept", "application/json;odata=fullmetadata");
 
         assertThat(none.json()).containsOnlyKeys("value");
         assertThat(none.rows()).containsExactly(Map.of("TableName", names.get(2)));
@@ -161,8 +162,8 @@ class QueryTablesIT {
 
     @Test
     void getsOneTableByName(RunningServer server) {
-        SignedHttp.Response r = SignedHttp.signedFor(server).get("Tables('" + names.get(4) + "')", "");
-        SignedHttp.Response missing = SignedHttp.signedFor(server).get("Tables('" + prefix + "zz')", "");
+        RawTableClient.Response r = RawTableClient.to(server).read("Tables('" + names.get(4) + "')");
+        RawTableClient.Response missing = RawTableClient.to(server).read("Tables('" + prefix + "zz')");
 
         assertThat(r.status()).as(r.body()).isEqualTo(200);
         assertThat(r.json()).containsEntry("TableName", names.get(4));

@@ -1,6 +1,6 @@
 package io.tablestream.server.queries;
 
-import static io.tablestream.server.queries.SignedHttp.query;
+import static io.tablestream.server.RawTableClient.query;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.azure.core.http.rest.Response;
@@ -8,6 +8,7 @@ import com.azure.data.tables.TableClient;
 import com.azure.data.tables.TableServiceClient;
 import com.azure.data.tables.models.TableEntity;
 import com.azure.data.tables.models.TableEntityUpdateMode;
+import io.tablestream.server.RawTableClient;
 import io.tablestream.server.TablestreamServerExtension;
 import io.tablestream.server.TablestreamServerExtension.RunningServer;
 import io.tablestream.testsupport.KafkaExtension;
@@ -34,8 +35,8 @@ class ReadYourWritesIT {
                 TableEntityUpdateMode.MERGE, false, null, null);
         String second = updated.getHeaders().getValue(TOKEN);
 
-        SignedHttp.Response read = SignedHttp.signedFor(server).get(table.getTableName() + "(PartitionKey='p',RowKey='r')",
-                "", TOKEN, second);
+        RawTableClient.Response read = RawTableClient.to(server).read(
+                table.getTableName() + "(PartitionKey='p',RowKey='r')", TOKEN, second);
 
         assertThat(token).matches("\\d+:\\d+");
         assertThat(second).matches("\\d+:\\d+");
@@ -46,10 +47,10 @@ class ReadYourWritesIT {
     @Test
     void readsCarryingTheTokensOfAsyncWritesSeeEveryOne(TableServiceClient service, RunningServer server) {
         TableClient table = TableFixtures.givenTable(service, "RywAsync");
-        SignedHttp http = SignedHttp.signedFor(server);
+        RawTableClient http = RawTableClient.to(server);
         List<String> tokens = new ArrayList<>();
         for (int i = 0; i < 20; i++) {
-            SignedHttp.Response r = http.send("POST", table.getTableName(), "",
+            RawTableClient.Response r = http.send("POST", table.getTableName(),
                     "{\"PartitionKey\":\"p" + (i % 5) + "\",\"RowKey\":\"r" + i + "\",\"V\":" + i + "}",
                     "Prefer", "respond-async");
             assertThat(r.status()).as(r.body()).isEqualTo(202);
@@ -57,9 +58,9 @@ class ReadYourWritesIT {
             tokens.add(r.header(TOKEN));
         }
 
-        SignedHttp.Response last = http.get(table.getTableName() + "(PartitionKey='p4',RowKey='r19')", "",
+        RawTableClient.Response last = http.read(table.getTableName() + "(PartitionKey='p4',RowKey='r19')",
                 TOKEN, tokens.get(19));
-        SignedHttp.Response all = http.get(table.getTableName() + "()", "", TOKEN, String.join(",", tokens));
+        RawTableClient.Response all = http.read(table.getTableName() + "()", TOKEN, String.join(",", tokens));
 
         assertThat(last.status()).as(last.body()).isEqualTo(200);
         assertThat(last.json()).containsEntry("V", 19);
@@ -71,11 +72,11 @@ class ReadYourWritesIT {
     void anAsyncUpsertIsSeenByTheNextReadCarryingItsToken(TableServiceClient service, RunningServer server) {
         TableClient table = TableFixtures.givenTable(service, "RywUpsert");
         table.createEntity(new TableEntity("p", "r").addProperty("V", "old"));
-        SignedHttp http = SignedHttp.signedFor(server);
+        RawTableClient http = RawTableClient.to(server);
         String entity = table.getTableName() + "(PartitionKey='p',RowKey='r')";
 
-        SignedHttp.Response write = http.send("PUT", entity, "", "{\"V\":\"new\"}", "Prefer", "respond-async");
-        SignedHttp.Response read = http.get(entity, "", TOKEN, write.header(TOKEN));
+        RawTableClient.Response write = http.send("PUT", entity, "{\"V\":\"new\"}", "Prefer", "respond-async");
+        RawTableClient.Response read = http.read(entity, TOKEN, write.header(TOKEN));
 
         assertThat(write.status()).as(write.body()).isEqualTo(202);
         assertThat(read.json()).containsEntry("V", "new");
@@ -85,12 +86,12 @@ class ReadYourWritesIT {
     void aReadCarryingTheTokenOfAnAsyncDeleteNoLongerFindsTheEntity(TableServiceClient service, RunningServer server) {
         TableClient table = TableFixtures.givenTable(service, "RywDelete");
         table.createEntity(new TableEntity("p", "r").addProperty("V", 1));
-        SignedHttp http = SignedHttp.signedFor(server);
+        RawTableClient http = RawTableClient.to(server);
         String entity = table.getTableName() + "(PartitionKey='p',RowKey='r')";
 
-        SignedHttp.Response delete = http.send("DELETE", entity, "", null, "If-Match", "*", "Prefer", "respond-async");
-        SignedHttp.Response read = http.get(entity, "", TOKEN, delete.header(TOKEN));
-        SignedHttp.Response query = http.get(table.getTableName() + "()", "", TOKEN, delete.header(TOKEN));
+        RawTableClient.Response delete = http.send("DELETE", entity, null, "If-Match", "*", "Prefer", "respond-async");
+        RawTableClient.Response read = http.read(entity, TOKEN, delete.header(TOKEN));
+        RawTableClient.Response query = http.read(table.getTableName() + "()", TOKEN, delete.header(TOKEN));
 
         assertThat(delete.status()).as(delete.body()).isEqualTo(202);
         assertThat(read.status()).isEqualTo(404);
@@ -102,20 +103,30 @@ class ReadYourWritesIT {
     void aMalformedSessionTokenIsInvalidHeaderValue(TableServiceClient service, RunningServer server) {
         TableClient table = TableFixtures.givenTable(service, "RywBad");
 
-        SignedHttp.Response r = SignedHttp.signedFor(server).get(table.getTableName() + "()", "", TOKEN, "soon");
+        RawTableClient.Response r = RawTableClient.to(server).read(table.getTableName() + "()", TOKEN, "soon");
 
         assertThat(r.status()).isEqualTo(400);
         assertThat(r.errorCode()).isEqualTo("InvalidHeaderValue");
     }
 
     @Test
-    void aTokenNamingAWriteNeverMadeEndsInServerBusyInsteadOfHanging(TableServiceClient service, RunningServer server) {
+    void aTokenNamingAWriteNeverMadeIsRefusedAtOnce(TableServiceClient service, RunningServer server) {
         TableClient table = TableFixtures.givenTable(service, "RywFuture");
+        Response<Void> created = table.createEntityWithResponse(new TableEntity("p", "r"), null, null);
+        String[] position = created.getHeaders().getValue(TOKEN).split(":");
+        String justPastTheEnd = position[0] + ":" + (Long.parseLong(position[1]) + 1_000_000);
 
-        SignedHttp.Response r = SignedHttp.signedFor(server).get(table.getTableName() + "()", query("$top", "1"),
+        long start = System.nanoTime();
+        RawTableClient.Response far = RawTableClient.to(server).read(table.getTableName() + "()?" + query("$top", "1"),
                 TOKEN, "0:999999999");
+        RawTableClient.Response past = RawTableClient.to(server).read(
+                table.getTableName() + "(PartitionKey='p',RowKey='r')", TOKEN, justPastTheEnd);
+        long millis = (System.nanoTime() - start) / 1_000_000;
 
-        assertThat(r.status()).isEqualTo(503);
-        assertThat(r.errorCode()).isEqualTo("ServerBusy");
+        assertThat(far.status()).as(far.body()).isEqualTo(400);
+        assertThat(far.errorCode()).isEqualTo("InvalidHeaderValue");
+        assertThat(past.status()).as(past.body()).isEqualTo(400);
+        assertThat(past.errorCode()).isEqualTo("InvalidHeaderValue");
+        assertThat(millis).as("both answered without waiting for the session timeout (5 s)").isLessThan(4_000);
     }
 }

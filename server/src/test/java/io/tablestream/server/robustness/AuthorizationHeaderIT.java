@@ -1,8 +1,9 @@
 package io.tablestream.server.robustness;
 
-import static io.tablestream.server.robustness.ServiceErrors.assertServiceError;
+import static io.tablestream.server.ServiceErrors.assertServiceError;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tablestream.server.RawTableClient;
 import io.tablestream.server.TablestreamServerExtension;
 import io.tablestream.server.TablestreamServerExtension.RunningServer;
 import io.tablestream.testsupport.KafkaExtension;

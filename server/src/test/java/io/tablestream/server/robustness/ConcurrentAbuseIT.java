@@ -1,8 +1,9 @@
 package io.tablestream.server.robustness;
 
-import static io.tablestream.server.robustness.ServiceErrors.assertWellFormedClientError;
+import static io.tablestream.server.ServiceErrors.assertWellFormedClientError;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tablestream.server.RawTableClient;
 import io.tablestream.server.TablestreamServerExtension;
 import io.tablestream.server.TablestreamServerExtension.RunningServer;
 import io.tablestream.testsupport.KafkaExtension;
@@ -61,7 +62,7 @@ class ConcurrentAbuseIT {
         }
         assertThat(good).isEqualTo(60); // inserts, queries and upserts: 3 kinds of 10
         assertThat(client.get(table + "()?$filter=" + RawTableClient.encode("RowKey ge 'r' and RowKey lt 's'"))
-                .send().text().split("\"RowKey\"").length - 1).isEqualTo(20);
+                .send().body().split("\"RowKey\"").length - 1).isEqualTo(20);
     }
 
     @Test

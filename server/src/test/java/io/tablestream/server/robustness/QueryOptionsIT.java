@@ -1,11 +1,12 @@
 package io.tablestream.server.robustness;
 
-import static io.tablestream.server.robustness.RawTableClient.encode;
-import static io.tablestream.server.robustness.ServiceErrors.assertServiceError;
+import static io.tablestream.server.RawTableClient.encode;
+import static io.tablestream.server.ServiceErrors.assertServiceError;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.azure.data.tables.TableClient;
 import com.azure.data.tables.models.TableEntity;
+import io.tablestream.server.RawTableClient;
 import io.tablestream.server.TablestreamServerExtension;
 import io.tablestream.server.TablestreamServerExtension.RunningServer;
 import io.tablestream.testsupport.KafkaExtension;
@@ -86,7 +87,7 @@ class QueryOptionsIT {
         RawTableClient.Response r = client.get(table + "()?$filter=" + encode(filter)).send();
 
         assertThat(r.status()).as("%s", r).isEqualTo(200);
-        assertThat(r.text()).contains("\"RowKey\":\"r\"");
+        assertThat(r.body()).contains("\"RowKey\":\"r\"");
     }
 
     @Test

@@ -1,10 +1,12 @@
 package io.tablestream.server.robustness;
 
-import static io.tablestream.server.robustness.ServiceErrors.assertServiceError;
+import static io.tablestream.server.ServiceErrors.assertServiceError;
+import static io.tablestream.server.ServiceErrors.assertWellFormedClientError;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.azure.data.tables.TableClient;
 import com.azure.data.tables.models.TableEntity;
+import io.tablestream.server.RawTableClient;
 import io.tablestream.server.TablestreamServerExtension;
 import io.tablestream.server.TablestreamServerExtension.RunningServer;
 import io.tablestream.testsupport.KafkaExtension;
@@ -77,7 +79,7 @@ class RequestLineIT {
     void answersConnectWithAClientError() {
         RawTableClient.Response r = client.request("CONNECT", "Tables").sendOverSocket();
 
-        ServiceErrors.assertWellFormedClientError(r);
+        assertWellFormedClientError(r);
     }
 
     @Test

@@ -9,9 +9,9 @@ import com.azure.data.tables.TableServiceClientBuilder;
 import com.azure.data.tables.models.TableEntity;
 import com.azure.data.tables.sas.TableSasPermission;
 import com.azure.data.tables.sas.TableSasSignatureValues;
+import io.tablestream.server.RawTableClient;
 import io.tablestream.server.TablestreamServerExtension;
 import io.tablestream.server.TablestreamServerExtension.RunningServer;
-import io.tablestream.server.queries.SignedHttp;
 import io.tablestream.server.queries.TableFixtures;
 import io.tablestream.testsupport.KafkaExtension;
 import java.nio.charset.StandardCharsets;
@@ -30,10 +30,10 @@ class SignatureIT {
     @Test
     void anUnsignedRequestIsAuthorizationFailure(TableServiceClient service, RunningServer server) {
         TableClient table = TableFixtures.givenTable(service, "Unsigned");
-        SignedHttp unsigned = SignedHttp.unsigned(server);
+        RawTableClient unsigned = RawTableClient.to(server).signing(RawTableClient.Signing.NONE);
 
-        SignedHttp.Response tables = unsigned.get("Tables", "");
-        SignedHttp.Response entities = unsigned.get(table.getTableName() + "()", "");
+        RawTableClient.Response tables = unsigned.read("Tables");
+        RawTableClient.Response entities = unsigned.read(table.getTableName() + "()");
 
         assertThat(tables.status()).isEqualTo(403);
         assertThat(tables.errorCode()).isEqualTo("AuthorizationFailure");
@@ -55,7 +55,7 @@ class SignatureIT {
         assertThat(outcome(() -> wrong.listTables().stream().count())).isEqualTo("403 AuthorizationFailure");
         assertThat(outcome(() -> wrong.createTable(TableFixtures.uniqueName("Never"))))
                 .isEqualTo("403 AuthorizationFailure");
-        SignedHttp.Response raw = SignedHttp.signedWith(server, OTHER_KEY).get(table.getTableName() + "()", "");
+        RawTableClient.Response raw = RawTableClient.to(server).withKey(OTHER_KEY).read(table.getTableName() + "()");
         assertThat(raw.status()).isEqualTo(403);
         assertThat(raw.errorCode()).isEqualTo("AuthorizationFailure");
     }

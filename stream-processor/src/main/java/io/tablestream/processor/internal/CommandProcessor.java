@@ -30,14 +30,13 @@ import io.tablestream.processor.decide.TableDecision;
 import io.tablestream.processor.store.StoreNames;
 import io.tablestream.schemas.LogCodecs;
 import io.tablestream.schemas.LogFormatException;
-import java.nio.charset.StandardCharsets;
+import io.tablestream.schemas.LogPartitioner;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
-import org.apache.kafka.common.utils.Utils;
 import org.apache.kafka.streams.processor.Cancellable;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
@@ -121,6 +120,11 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
         long now = settings.clock().millis();
         outputs.marker(PartitionMarker.of(incarnation, ownPartition, now), now);
         context.commit();
+    }
+
+    @Override
+    public void close() {
+        settings.appliedOffsets().released(ownPartition);
     }
 
     @Override
@@ -350,7 +354,7 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
     }
 
     private int partitionFor(CommandKey key) {
-        return Utils.toPositive(Utils.murmur2(key.value().getBytes(StandardCharsets.UTF_8))) % settings.commandPartitions();
+        return LogPartitioner.partitionOf(key, settings.commandPartitions());
     }
 
     /**

@@ -2,6 +2,7 @@ package io.tablestream.processor.internal;
 
 import io.tablestream.processor.ProcessorSettings;
 import io.tablestream.processor.Topics;
+import io.tablestream.processor.internal.state.CommittedStoreSupplier;
 import io.tablestream.processor.store.StoreNames;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
@@ -74,7 +75,7 @@ public final class ProcessorNodes {
      * RocksDB's own block cache serves the reads.
      */
     private static StoreBuilder<KeyValueStore<org.apache.kafka.common.utils.Bytes, byte[]>> entities(String name) {
-        return Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(name), Serdes.Bytes(), Serdes.ByteArray())
+        return Stores.keyValueStoreBuilder(new CommittedStoreSupplier(name), Serdes.Bytes(), Serdes.ByteArray())
                 .withLoggingEnabled(Map.of(TopicConfig.MAX_MESSAGE_BYTES_CONFIG,
                         Integer.toString(Topics.MAX_ENTITY_RECORD_BYTES)))
                 .withCachingDisabled();
@@ -82,7 +83,7 @@ public final class ProcessorNodes {
 
     /** Small per-task bookkeeping written on every command: the cache folds those writes into one per commit. */
     private static StoreBuilder<KeyValueStore<String, byte[]>> strings(String name) {
-        return Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(name), Serdes.String(), Serdes.ByteArray())
+        return Stores.keyValueStoreBuilder(new CommittedStoreSupplier(name), Serdes.String(), Serdes.ByteArray())
                 .withLoggingEnabled(Map.of())
                 .withCachingEnabled();
     }

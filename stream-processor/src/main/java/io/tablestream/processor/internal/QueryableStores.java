@@ -2,6 +2,7 @@ package io.tablestream.processor.internal;
 
 import io.tablestream.core.error.ErrorCode;
 import io.tablestream.core.error.TableServiceException;
+import io.tablestream.processor.store.StoreReplica;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StoreQueryParameters;
 import org.apache.kafka.streams.errors.InvalidStateStoreException;
@@ -21,15 +22,28 @@ final class QueryableStores {
     }
 
     static <K, V> ReadOnlyKeyValueStore<K, V> keyValue(KafkaStreams streams, String name, Integer partition) {
+        return keyValue(streams, name, partition, StoreReplica.ACTIVE);
+    }
+
+    /** With {@link StoreReplica#ACTIVE_OR_STANDBY}, the partition's standby replica when this instance has one. */
+    static <K, V> ReadOnlyKeyValueStore<K, V> keyValue(KafkaStreams streams, String name, Integer partition,
+                                                     StoreReplica replica) {
         StoreQueryParameters<ReadOnlyKeyValueStore<K, V>> params =
                 StoreQueryParameters.fromNameAndType(name, QueryableStoreTypes.keyValueStore());
         if (partition != null) {
             params = params.withPartition(partition);
         }
+        if (replica == StoreReplica.ACTIVE_OR_STANDBY) {
+            params = params.enableStaleStores();
+        }
         try {
             return streams.store(params);
         } catch (InvalidStateStoreException e) {
             throw translate(e);
+        } catch (IllegalStateException e) {
+            // Kafka Streams is not running (not started, stopping, stopped)
+            throw TableServiceException.of(ErrorCode.SERVER_BUSY,
+                    "The processor of this instance is not running; retry shortly.", e);
         }
     }
 

@@ -11,27 +11,23 @@ import io.tablestream.processor.store.AppliedOffsets;
 import io.tablestream.processor.store.CloseableIterator;
 import io.tablestream.processor.store.EntityStore;
 import io.tablestream.processor.store.StoreNames;
+import io.tablestream.processor.store.StoreReplica;
 import io.tablestream.schemas.StoredEntityCodec;
 import java.time.Clock;
 import java.util.NoSuchElementException;
 import java.util.Optional;
-import java.util.Set;
-import java.util.TreeSet;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.KeyValue;
-import org.apache.kafka.streams.ThreadMetadata;
-import org.apache.kafka.streams.TaskMetadata;
 import org.apache.kafka.streams.errors.InvalidStateStoreException;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 
 /**
- * {@link EntityStore} over Kafka Streams' interactive queries. The stores are read as they are
- * (RocksDB, no isolation): a write is visible as soon as its task applied it, before its
- * transaction commits, just as its answer goes out. A store whose task restarted answers
- * {@code ServerBusy} until the task has replayed what may have been answered before
- * ({@link AppliedOffsets#readable}).
+ * {@link EntityStore} over Kafka Streams' interactive queries. An active store is read as its task
+ * left it: a write is visible as soon as the task applied it, before its transaction commits, just
+ * as its answer goes out. A store whose task restarted answers {@code ServerBusy} until the task
+ * has replayed what may have been answered before ({@link AppliedOffsets#readable}).
  */
 public final class StreamsEntityStore implements EntityStore {
     private final KafkaStreams streams;
@@ -44,8 +40,8 @@ public final class StreamsEntityStore implements EntityStore {
         this.applied = applied;
     }
 
-    private ReadOnlyKeyValueStore<Bytes, byte[]> store(int partition) {
-        ReadOnlyKeyValueStore<Bytes, byte[]> store = QueryableStores.keyValue(streams, StoreNames.ENTITIES, partition);
+    private ReadOnlyKeyValueStore<Bytes, byte[]> store(StoreReplica replica, int partition) {
+        ReadOnlyKeyValueStore<Bytes, byte[]> store = store(replica, partition);
         if (!applied.readable(partition)) {
             throw TableServiceException.of(ErrorCode.SERVER_BUSY,
                     "The data is being recovered after a restart; retry shortly.");
@@ -54,19 +50,8 @@ public final class StreamsEntityStore implements EntityStore {
     }
 
     @Override
-    public Set<Integer> localPartitions() {
-        Set<Integer> partitions = new TreeSet<>();
-        for (ThreadMetadata thread : streams.metadataForLocalThreads()) {
-            for (TaskMetadata task : thread.activeTasks()) {
-                partitions.add(task.taskId().partition());
-            }
-        }
-        return partitions;
-    }
-
-    @Override
-    public Optional<StoredEntity> get(int partition, EntityKey key) {
-        ReadOnlyKeyValueStore<Bytes, byte[]> store = store(partition);
+    public Optional<StoredEntity> get(StoreReplica replica, int partition, EntityKey key) {
+        ReadOnlyKeyValueStore<Bytes, byte[]> store = store(replica, partition);
         byte[] value;
         try {
             value = store.get(Bytes.wrap(KeyCodec.encode(key)));
@@ -81,11 +66,11 @@ public final class StreamsEntityStore implements EntityStore {
     }
 
     @Override
-    public CloseableIterator<StoredEntity> scan(int partition, ByteRange range) {
+    public CloseableIterator<StoredEntity> scan(StoreReplica replica, int partition, ByteRange range) {
         if (range.isEmpty()) {
             return new Cursor(null, range, EdmDateTime.of(clock.instant()));
         }
-        ReadOnlyKeyValueStore<Bytes, byte[]> store = store(partition);
+        ReadOnlyKeyValueStore<Bytes, byte[]> store = store(replica, partition);
         try {
             return new Cursor(store.range(Bytes.wrap(range.fromInclusive()), Bytes.wrap(range.toExclusive())), range,
                     EdmDateTime.of(clock.instant()));

@@ -36,6 +36,14 @@ public final class AppliedOffsets {
         w.applied = offset;
     }
 
+    /**
+     * Called by a task that closes (its partition moves away, or it restarts): whether another
+     * copy here may be read is no longer its business.
+     */
+    public void released(int partition) {
+        watermark(partition).readable = true;
+    }
+
     /** Called by the task once it has applied everything its partition held when it (re)started. */
     public void caughtUp(int partition) {
         watermark(partition).readable = true;

@@ -1,0 +1,157 @@
+package io.tablestream.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Base64;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The top-level compose.yaml cannot be run here (no Docker engine), so it is checked instead:
+ * every Tablestream variable it sets is a setting the server reads, with a value the setting
+ * accepts; each instance advertises its own service name and port; host ports, instance ids and
+ * broker ids are unique; the bootstrap servers and controller voters name the brokers' own
+ * listeners; replication and standbys fit the cluster.
+ */
+class ComposeFileTest {
+    private static Map<String, Map<String, Object>> services;
+
+    @BeforeAll
+    @SuppressWarnings("unchecked")
+    static void readComposeFile() throws IOException {
+        Path file = Path.of("..", "compose.yaml");
+        assertThat(file).exists();
+        Map<String, Object> compose = new ObjectMapper(new YAMLFactory()).readValue(Files.readString(file), Map.class);
+        services = (Map<String, Map<String, Object>>) compose.get("services");
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, String> environment(String service) {
+        Map<String, Object> env = (Map<String, Object>) services.get(service).get("environment");
+        Map<String, String> out = new java.util.LinkedHashMap<>();
+        env.forEach((k, v) -> out.put(k, String.valueOf(v)));
+        return out;
+    }
+
+    private static List<String> tablestreams() {
+        return services.keySet().stream()
+                .filter(s -> String.valueOf(services.get(s).get("image")).startsWith("tablestream")).sorted().toList();
+    }
+
+    private static List<String> brokers() {
+        return services.keySet().stream()
+                .filter(s -> String.valueOf(services.get(s).get("image")).startsWith("apache/kafka:")).sorted().toList();
+    }
+
+    @Test
+    void runsThreeBrokersAndThreeInstances() {
+        assertThat(brokers()).hasSize(3);
+        assertThat(tablestreams()).hasSize(3);
+        assertThat(brokers()).allSatisfy(b -> assertThat(services.get(b).get("image"))
+                .isEqualTo("apache/kafka:" + kafkaVersionOfTheBuild()));
+    }
+
+    /** The brokers run the Kafka version Tablestream is built against. */
+    private static String kafkaVersionOfTheBuild() {
+        try {
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("<kafka.version>([^<]+)</kafka.version>")
+                    .matcher(Files.readString(Path.of("..", "pom.xml")));
+            assertThat(m.find()).isTrue();
+            return m.group(1);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    @Test
+    void everyTablestreamVariableIsASettingWithAValueItAccepts() {
+        for (String service : tablestreams()) {
+            environment(service).forEach((name, value) -> {
+                assertThat(ServerSettings.isKnownEnvironmentVariable(name)).as("%s sets %s", service, name).isTrue();
+                ServerSettings.ALL.stream().filter(s -> s.environmentVariable().equals(name)).findFirst()
+                        .ifPresent(setting -> ServerConfig.of(Map.of(setting, value)).get(setting));
+            });
+        }
+    }
+
+    @Test
+    void eachInstanceAdvertisesItsOwnNameAndPortAndPublishesThatPortOnce() {
+        Set<String> hostPorts = new HashSet<>();
+        Set<String> ids = new HashSet<>();
+        for (String service : tablestreams()) {
+            Map<String, String> env = environment(service);
+            String port = env.get("TABLESTREAM_PORT");
+            assertThat(services.get(service).get("hostname")).isEqualTo(service);
+            assertThat(env.get("TABLESTREAM_ADVERTISED_ADDRESS")).as(service).isEqualTo(service + ":" + port);
+            assertThat(env.get("TABLESTREAM_HOST")).as(service + " must listen beyond loopback").isEqualTo("0.0.0.0");
+            assertThat(ids.add(env.get("TABLESTREAM_INSTANCE_ID"))).as("unique instance id of " + service).isTrue();
+            @SuppressWarnings("unchecked")
+            List<String> ports = (List<String>) services.get(service).get("ports");
+            assertThat(ports).hasSize(1);
+            String[] mapping = ports.get(0).split(":");
+            assertThat(mapping[1]).as("container port of " + service).isEqualTo(port);
+            assertThat(hostPorts.add(mapping[0])).as("unique host port " + mapping[0]).isTrue();
+        }
+        assertThat(hostPorts).contains("10002");
+    }
+
+    @Test
+    void instancesAgreeOnTheClusterAndFitIt() {
+        Set<String> listeners = new HashSet<>();
+        for (String broker : brokers()) {
+            String advertised = environment(broker).get("KAFKA_ADVERTISED_LISTENERS");
+            assertThat(advertised).as(broker).isEqualTo("PLAINTEXT://" + broker + ":9092");
+            assertThat(environment(broker).get("KAFKA_LISTENERS")).contains("PLAINTEXT://:9092");
+            listeners.add(broker + ":9092");
+        }
+        for (String keySetting : List.of("KAFKA_BOOTSTRAP_SERVERS", "TABLESTREAM_PARTITIONS", "TABLESTREAM_REPLICATION_FACTOR",
+                "TABLESTREAM_STANDBY_REPLICAS", "TABLESTREAM_GROUP_SESSION_TIMEOUT_MS")) {
+            assertThat(tablestreams().stream().map(s -> environment(s).get(keySetting)).distinct())
+                    .as("every instance sets the same " + keySetting).hasSize(1);
+        }
+        Map<String, String> env = environment(tablestreams().get(0));
+        assertThat(Set.of(env.get("KAFKA_BOOTSTRAP_SERVERS").split(","))).isEqualTo(listeners);
+        assertThat(Integer.parseInt(env.get("TABLESTREAM_REPLICATION_FACTOR"))).isEqualTo(brokers().size());
+        assertThat(Integer.parseInt(env.get("TABLESTREAM_STANDBY_REPLICAS"))).isEqualTo(1);
+        int session = Integer.parseInt(env.get("TABLESTREAM_GROUP_SESSION_TIMEOUT_MS"));
+        for (String broker : brokers()) {
+            assertThat(Integer.parseInt(environment(broker).get("KAFKA_GROUP_MIN_SESSION_TIMEOUT_MS")))
+                    .as("the brokers allow the instances' session timeout").isLessThanOrEqualTo(session);
+        }
+    }
+
+    @Test
+    void theBrokersFormOneQuorumWithReplicationThreeAndMinIsrTwo() {
+        List<String> voters = new ArrayList<>();
+        Set<String> nodeIds = new HashSet<>();
+        Set<String> clusterIds = new HashSet<>();
+        for (String broker : brokers()) {
+            Map<String, String> env = environment(broker);
+            String id = env.get("KAFKA_NODE_ID");
+            assertThat(nodeIds.add(id)).as("unique node id " + id).isTrue();
+            voters.add(id + "@" + broker + ":9093");
+            clusterIds.add(env.get("CLUSTER_ID"));
+            assertThat(env.get("KAFKA_DEFAULT_REPLICATION_FACTOR")).isEqualTo("3");
+            assertThat(env.get("KAFKA_MIN_INSYNC_REPLICAS")).isEqualTo("2");
+            assertThat(env.get("KAFKA_TRANSACTION_STATE_LOG_MIN_ISR")).isEqualTo("2");
+            assertThat(env.get("KAFKA_LISTENERS")).contains("CONTROLLER://:9093");
+        }
+        for (String broker : brokers()) {
+            assertThat(Arrays.asList(environment(broker).get("KAFKA_CONTROLLER_QUORUM_VOTERS").split(",")))
+                    .containsExactlyInAnyOrderElementsOf(voters);
+        }
+        assertThat(clusterIds).hasSize(1);
+        assertThat(Base64.getUrlDecoder().decode(clusterIds.iterator().next())).hasSize(16);
+    }
+}

@@ -1,0 +1,194 @@
+package io.tablestream.server.cluster;
+
+import com.azure.data.tables.TableClient;
+import com.azure.data.tables.models.ListEntitiesOptions;
+import com.azure.data.tables.models.TableEntity;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * A steady workload through the official SDK (clients that never retry, so every failure counts):
+ * point reads of known entities on every partition, scans (two pages each), and inserts of new entities, each
+ * recorded with when it started and ended and how it went — what the fail-over figures are computed
+ * from. Every acknowledged insert is kept, to check that none is lost.
+ */
+final class ClusterLoad implements AutoCloseable {
+    /** One operation as the client saw it. */
+    record Op(String kind, long startNanos, long endNanos, String error) {
+        boolean ok() {
+            return error == null;
+        }
+
+        long millis() {
+            return (endNanos - startNanos) / 1_000_000;
+        }
+    }
+
+    private final AtomicBoolean running = new AtomicBoolean(true);
+    private final ConcurrentLinkedQueue<Op> ops = new ConcurrentLinkedQueue<>();
+    private final ConcurrentLinkedQueue<TableEntity> acknowledged = new ConcurrentLinkedQueue<>();
+    private final AtomicLong sequence = new AtomicLong();
+    /** Row keys of this load's inserts start with it, so no two loads on one table insert the same entity. */
+    private final String run = Long.toString(System.nanoTime(), 36);
+    private final List<Thread> threads = new ArrayList<>();
+
+    /**
+     * Starts the load on {@code tables} (one client per instance the load goes through): a reader and
+     * a writer per client, and one scanner on the first.
+     *
+     * @param readKeys PartitionKey/RowKey pairs of existing entities, read in turn
+     */
+    static ClusterLoad start(List<TableClient> tables, List<String[]> readKeys) {
+        ClusterLoad load = new ClusterLoad();
+        for (int i = 0; i < tables.size(); i++) {
+            TableClient table = tables.get(i);
+            int offset = i;
+            load.thread("reader-" + i, () -> {
+                String[] key = readKeys.get((int) (load.sequence.incrementAndGet() + offset) % readKeys.size());
+                load.record("read", () -> table.getEntity(key[0], key[1]));
+            });
+            load.thread("writer-" + i, () -> {
+                long n = load.sequence.incrementAndGet();
+                TableEntity entity = new TableEntity("w" + (n % 24), load.run + "-" + n).addProperty("N", n);
+                if (load.record("write", () -> table.createEntity(entity))) {
+                    load.acknowledged.add(entity);
+                }
+            });
+        }
+        TableClient scanned = tables.get(0);
+        // the first two pages of a scan of the whole table: every partition, a continuation followed
+        load.thread("scanner", () -> load.record("scan", () -> {
+            var pages = scanned.listEntities(new ListEntitiesOptions().setTop(100), null, null).iterableByPage().iterator();
+            for (int i = 0; i < 2 && pages.hasNext(); i++) {
+                pages.next().getValue().size();
+            }
+        }));
+        return load;
+    }
+
+    private void thread(String name, Runnable step) {
+        Thread t = new Thread(() -> {
+            while (running.get()) {
+                step.run();
+            }
+        }, "load-" + name);
+        t.setDaemon(true);
+        threads.add(t);
+        t.start();
+    }
+
+    private boolean record(String kind, Runnable op) {
+        long begin = System.nanoTime();
+        String error = null;
+        try {
+            op.run();
+        } catch (RuntimeException e) {
+            String message = String.valueOf(e.getMessage());
+            error = e.getClass().getSimpleName() + ": " + message.substring(0, Math.min(160, message.length()));
+        }
+        ops.add(new Op(kind, begin, System.nanoTime(), error));
+        if (error != null) {
+            sleep(Duration.ofMillis(20)); // a failing instance answers at once: do not spin
+        }
+        return error == null;
+    }
+
+    /** Everything recorded so far. */
+    List<Op> ops() {
+        return List.copyOf(ops);
+    }
+
+    List<TableEntity> acknowledged() {
+        return List.copyOf(acknowledged);
+    }
+
+    /**
+     * How long after {@code sinceNanos} operations of {@code kind} still failed or took longer than
+     * {@code slow}: the end of the last such operation that started after it, 0 when none did.
+     */
+    Duration disruptedFor(String kind, long sinceNanos, Duration slow) {
+        long last = sinceNanos;
+        for (Op op : ops) {
+            if (op.kind().equals(kind) && op.startNanos() >= sinceNanos
+                    && (!op.ok() || op.endNanos() - op.startNanos() > slow.toNanos())) {
+                last = Math.max(last, op.endNanos());
+            }
+        }
+        return Duration.ofNanos(last - sinceNanos);
+    }
+
+    /** Operations that ended after {@code sinceNanos} and failed. */
+    List<Op> failures(long sinceNanos) {
+        List<Op> failed = new ArrayList<>();
+        for (Op op : ops) {
+            if (op.endNanos() >= sinceNanos && !op.ok()) {
+                failed.add(op);
+            }
+        }
+        return failed;
+    }
+
+    /** The longest operation of {@code kind} that started after {@code sinceNanos}. */
+    Duration longest(String kind, long sinceNanos) {
+        long longest = 0;
+        for (Op op : ops) {
+            if (op.kind().equals(kind) && op.startNanos() >= sinceNanos) {
+                longest = Math.max(longest, op.endNanos() - op.startNanos());
+            }
+        }
+        return Duration.ofNanos(longest);
+    }
+
+    /** The {@code n} slowest operations that started after {@code sinceNanos}: kind, start (ms after it), duration. */
+    String slowest(long sinceNanos, int n) {
+        return ops.stream().filter(op -> op.startNanos() >= sinceNanos)
+                .sorted(java.util.Comparator.comparingLong((Op op) -> op.startNanos() - op.endNanos()))
+                .limit(n).map(op -> op.kind() + "@+" + (op.startNanos() - sinceNanos) / 1_000_000 + "ms:" + op.millis() + "ms"
+                        + (op.ok() ? "" : "(failed)"))
+                .collect(java.util.stream.Collectors.joining(", "));
+    }
+
+    /** The median duration of successful operations of {@code kind}. */
+    Duration median(String kind) {
+        List<Long> durations = new ArrayList<>();
+        for (Op op : ops) {
+            if (op.kind().equals(kind) && op.ok()) {
+                durations.add(op.endNanos() - op.startNanos());
+            }
+        }
+        if (durations.isEmpty()) {
+            return Duration.ZERO;
+        }
+        Collections.sort(durations);
+        return Duration.ofNanos(durations.get(durations.size() / 2));
+    }
+
+    long count(String kind) {
+        return ops.stream().filter(op -> op.kind().equals(kind)).count();
+    }
+
+    static void sleep(Duration d) {
+        try {
+            Thread.sleep(d.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    @Override
+    public void close() {
+        running.set(false);
+        for (Thread t : threads) {
+            try {
+                t.join(30_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+}

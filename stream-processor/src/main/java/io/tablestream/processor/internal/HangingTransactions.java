@@ -1,0 +1,238 @@
+package io.tablestream.processor.internal;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Predicate;
+import org.apache.kafka.clients.admin.AbortTransactionSpec;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ListTransactionsOptions;
+import org.apache.kafka.clients.admin.ProducerState;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.clients.admin.TransactionDescription;
+import org.apache.kafka.clients.admin.TransactionListing;
+import org.apache.kafka.common.Node;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.CoordinatorLoadInProgressException;
+import org.apache.kafka.common.errors.TransactionalIdNotFoundException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Finds and aborts transactions that will never complete on the partitions the processor writes.
+ *
+ * <p>A transaction is open on a partition from its first record until the coordinator writes a
+ * commit or abort marker there; until then read_committed readers (restoring stores, outcome and
+ * change-feed consumers) stop at it. The coordinator can lose track of such a partition: a broker
+ * that restarts after a crash loads its transaction log before it has re-registered, sees its own
+ * partitions without a leader for a moment, takes them for deleted, and completes the transaction
+ * without writing their markers. Nothing ever closes those transactions, and a processor whose
+ * stores restore from such a partition never starts.
+ *
+ * <p>A transaction is hanging when its producer is no longer in a transaction that covers that
+ * partition — per its coordinator — and the partition still shows the same open transaction on a
+ * second look. It is then completed as its coordinator decided: committed when the coordinator
+ * records it as committed (the other partitions of the transaction may already hold their commit
+ * markers: aborting this one would apply the transaction in part), aborted when it records an
+ * abort. When the decision is no longer known (the producer has moved on), it is aborted, which is
+ * what Kafka's own tooling does; this check runs before the processor starts its producers so that
+ * the coordinator still knows.
+ */
+public final class HangingTransactions {
+    private static final Logger LOG = LoggerFactory.getLogger(HangingTransactions.class);
+
+    private final Admin admin;
+    private final Duration timeout;
+    private final boolean plaintext;
+
+    /**
+     * @param plaintext whether the cluster is reached over PLAINTEXT, so that a commit marker can be
+     *                  written (see {@link CommitMarkerWriter}); otherwise a committed transaction
+     *                  left hanging is reported for the operator and left alone
+     */
+    public HangingTransactions(Admin admin, Duration timeout, boolean plaintext) {
+        this.admin = admin;
+        this.timeout = timeout;
+        this.plaintext = plaintext;
+    }
+
+    /** How the coordinator decided a transaction, as far as it still knows. */
+    enum Decision { COMMIT, ABORT, UNKNOWN }
+
+    /** One open transaction seen on one partition. */
+    record OpenTransaction(TopicPartition partition, long producerId, int producerEpoch, long startOffset,
+                           int coordinatorEpoch) {
+    }
+
+    /**
+     * Completes every hanging transaction on the partitions of the topics {@code ours} accepts (and
+     * of the consumer offsets topic, where a transaction's offset commit waits for its marker too).
+     *
+     * @return the transactions completed
+     */
+    public List<OpenTransaction> repair(Predicate<String> ours) throws InterruptedException {
+        try {
+            Map<TopicPartition, Node> leaders = partitionsOf(ours);
+            List<OpenTransaction> open = openTransactions(List.copyOf(leaders.keySet()));
+            if (open.isEmpty()) {
+                return List.of();
+            }
+            Map<Long, TransactionDescription> coordinators = describeByProducer(open);
+            List<OpenTransaction> suspects = open.stream()
+                    .filter(o -> coordinators.get(o.producerId()) == null || !covers(coordinators.get(o.producerId()), o))
+                    .toList();
+            if (suspects.isEmpty()) {
+                return List.of();
+            }
+            // A transaction that was merely between its completion and our first look is gone by now.
+            Set<OpenTransaction> stillOpen = new HashSet<>(openTransactions(
+                    suspects.stream().map(OpenTransaction::partition).distinct().toList()));
+            List<OpenTransaction> completed = new ArrayList<>();
+            for (OpenTransaction hanging : suspects) {
+                if (stillOpen.contains(hanging)
+                        && complete(hanging, coordinators.get(hanging.producerId()), leaders.get(hanging.partition()))) {
+                    completed.add(hanging);
+                }
+            }
+            return completed;
+        } catch (ExecutionException | TimeoutException e) {
+            throw new IllegalStateException("Cannot check the processor's partitions for hanging transactions: " + e, e);
+        }
+    }
+
+    /**
+     * What the coordinator decided for {@code open}: a completed transaction of the same epoch, or of
+     * the next (transactions v2 bump the epoch when they end).
+     */
+    static Decision decision(TransactionDescription d, OpenTransaction open) {
+        if (d == null || (d.producerEpoch() != open.producerEpoch() && d.producerEpoch() != open.producerEpoch() + 1)) {
+            return Decision.UNKNOWN;
+        }
+        return switch (d.state()) {
+            case COMPLETE_COMMIT -> Decision.COMMIT;
+            case COMPLETE_ABORT -> Decision.ABORT;
+            default -> Decision.UNKNOWN;
+        };
+    }
+
+    /** The partitions of our topics, with their leaders. */
+    private Map<TopicPartition, Node> partitionsOf(Predicate<String> ours)
+            throws InterruptedException, ExecutionException, TimeoutException {
+        Set<String> names = new HashSet<>();
+        for (String topic : admin.listTopics(new org.apache.kafka.clients.admin.ListTopicsOptions().listInternal(true))
+                .names().get(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+            if (ours.test(topic) || topic.equals("__consumer_offsets")) {
+                names.add(topic);
+            }
+        }
+        Map<TopicPartition, Node> partitions = new HashMap<>();
+        for (TopicDescription topic : admin.describeTopics(names).allTopicNames()
+                .get(timeout.toMillis(), TimeUnit.MILLISECONDS).values()) {
+            topic.partitions().forEach(p -> partitions.put(new TopicPartition(topic.name(), p.partition()), p.leader()));
+        }
+        return partitions;
+    }
+
+    private List<OpenTransaction> openTransactions(List<TopicPartition> partitions)
+            throws InterruptedException, ExecutionException, TimeoutException {
+        List<OpenTransaction> open = new ArrayList<>();
+        var described = admin.describeProducers(partitions).all().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        described.forEach((partition, producers) -> {
+            for (ProducerState p : producers.activeProducers()) {
+                if (p.currentTransactionStartOffset().isPresent()) {
+                    open.add(new OpenTransaction(partition, p.producerId(), p.producerEpoch(),
+                            p.currentTransactionStartOffset().getAsLong(), p.coordinatorEpoch().orElse(-1)));
+                }
+            }
+        });
+        return open;
+    }
+
+    static boolean covers(TransactionDescription d, OpenTransaction o) {
+        return switch (d.state()) {
+            case ONGOING -> d.producerEpoch() == o.producerEpoch() && d.topicPartitions().contains(o.partition());
+            // The coordinator is writing markers for this producer right now (with a bumped epoch under
+            // transactions v2): leave it alone, a later look will find the partition closed.
+            case PREPARE_COMMIT, PREPARE_ABORT, PREPARE_EPOCH_FENCE -> true;
+            // a state this client cannot read: never abort on what it does not understand
+            case UNKNOWN -> true;
+            case EMPTY, COMPLETE_COMMIT, COMPLETE_ABORT -> false;
+        };
+    }
+
+    private Map<Long, TransactionDescription> describeByProducer(List<OpenTransaction> open)
+            throws InterruptedException, ExecutionException, TimeoutException {
+        Set<Long> producerIds = new HashSet<>();
+        open.forEach(o -> producerIds.add(o.producerId()));
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            try {
+                Map<String, Long> ids = new HashMap<>();
+                for (TransactionListing l : admin.listTransactions(new ListTransactionsOptions()
+                                .filterProducerIds(producerIds)).all()
+                        .get(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                    ids.put(l.transactionalId(), l.producerId());
+                }
+                Map<Long, TransactionDescription> byProducer = new HashMap<>();
+                if (!ids.isEmpty()) {
+                    admin.describeTransactions(ids.keySet()).all().get(timeout.toMillis(), TimeUnit.MILLISECONDS)
+                            .values().forEach(d -> byProducer.put(d.producerId(), d));
+                }
+                return byProducer;
+            } catch (ExecutionException e) {
+                boolean retriable = e.getCause() instanceof CoordinatorLoadInProgressException
+                        || e.getCause() instanceof TransactionalIdNotFoundException;
+                if (!retriable || System.nanoTime() > deadline) {
+                    throw e;
+                }
+                Thread.sleep(100); // the coordinator is still loading its log: its answer would be incomplete
+            }
+        }
+    }
+
+    /** Completes {@code hanging} as decided; false when it must be left to the operator. */
+    private boolean complete(OpenTransaction hanging, TransactionDescription coordinator, Node leader)
+            throws InterruptedException, ExecutionException, TimeoutException {
+        Decision decision = decision(coordinator, hanging);
+        String what = hanging.partition() + ": producer " + hanging.producerId() + " epoch " + hanging.producerEpoch()
+                + ", open since offset " + hanging.startOffset() + "; coordinator: "
+                + (coordinator == null ? "no transaction" : coordinator.state() + " at epoch " + coordinator.producerEpoch());
+        if (decision == Decision.COMMIT) {
+            if (!plaintext || leader == null || leader.isEmpty()) {
+                LOG.error("A transaction its coordinator committed never got its commit marker on {}, and this cluster"
+                        + " is not reached over PLAINTEXT, so Tablestream cannot write it: readers of the partition are"
+                        + " stuck until an operator completes the transaction", what);
+                return false;
+            }
+            LOG.warn("Committing a transaction that would never complete on {} (its coordinator committed it but"
+                    + " never wrote the marker there; read_committed readers of the partition were stuck behind it)",
+                    what);
+            try {
+                CommitMarkerWriter.commit(leader, hanging.partition(), hanging.producerId(),
+                        (short) hanging.producerEpoch(), hanging.coordinatorEpoch(), timeout);
+            } catch (java.io.IOException e) {
+                LOG.warn("Writing the commit marker on {} failed; trying again later: {}", what, e.toString());
+                return false;
+            }
+            return true;
+        }
+        if (decision == Decision.UNKNOWN) {
+            LOG.warn("Aborting a transaction that would never complete on {}; its coordinator no longer knows how it"
+                    + " ended (if it had committed elsewhere, this partition's part is lost)", what);
+        } else {
+            LOG.warn("Aborting a transaction that would never complete on {} (its coordinator aborted it but never"
+                    + " wrote the marker there)", what);
+        }
+        admin.abortTransaction(new AbortTransactionSpec(hanging.partition(), hanging.producerId(),
+                (short) hanging.producerEpoch(), hanging.coordinatorEpoch()))
+                .all().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        return true;
+    }
+}

@@ -1,0 +1,152 @@
+package io.tablestream.processor.internal.state;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.processor.TaskId;
+import org.apache.kafka.streams.processor.api.MockProcessorContext;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class CommittedKeyValueStoreTest {
+    private static final TopicPartition CHANGELOG = new TopicPartition("app-rows-changelog", 3);
+
+    @TempDir
+    Path stateDir;
+
+    private final List<CommittedKeyValueStore> opened = new ArrayList<>();
+
+    private CommittedKeyValueStore open() {
+        Properties config = new Properties();
+        config.put(StreamsConfig.APPLICATION_ID_CONFIG, "app");
+        MockProcessorContext<Object, Object> context = new MockProcessorContext<>(config, new TaskId(0, 3),
+                stateDir.toFile());
+        CommittedKeyValueStore store = new CommittedKeyValueStore("rows");
+        store.init(context.getStateStoreContext(), store);
+        opened.add(store);
+        return store;
+    }
+
+    @AfterEach
+    void closeAll() {
+        opened.forEach(CommittedKeyValueStore::close);
+        TransactionBoundStores.aborted();
+    }
+
+    private static Bytes key(String k) {
+        return Bytes.wrap(k.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static byte[] value(String v) {
+        return v.getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static List<String> keys(KeyValueIterator<Bytes, byte[]> it) {
+        List<String> keys = new ArrayList<>();
+        try (it) {
+            while (it.hasNext()) {
+                KeyValue<Bytes, byte[]> kv = it.next();
+                keys.add(new String(kv.key.get(), StandardCharsets.UTF_8) + "=" + new String(kv.value, StandardCharsets.UTF_8));
+            }
+        }
+        return keys;
+    }
+
+    @Test
+    void writesOfTheOpenTransactionAreReadableButNotOnDiskUntilItCommits() {
+        CommittedKeyValueStore store = open();
+        store.put(key("a"), value("1"));
+        assertThat(store.get(key("a"))).isEqualTo(value("1"));
+        assertThat(store.onDisk()).isEmpty();
+        assertThat(store.committedOffset(CHANGELOG)).isNull();
+
+        TransactionBoundStores.committed(Map.of(CHANGELOG, 41L));
+
+        assertThat(store.pendingWrites()).isZero();
+        assertThat(store.onDisk()).containsKey(key("a"));
+        assertThat(store.committedOffset(CHANGELOG)).isEqualTo(41L);
+    }
+
+    @Test
+    void anAbortedTransactionLeavesNothing() {
+        CommittedKeyValueStore store = open();
+        store.put(key("a"), value("1"));
+        TransactionBoundStores.committed(Map.of(CHANGELOG, 1L));
+        store.put(key("a"), value("2"));
+        store.delete(key("a"));
+        store.put(key("b"), value("3"));
+
+        TransactionBoundStores.aborted();
+
+        assertThat(store.get(key("a"))).isEqualTo(value("1"));
+        assertThat(store.get(key("b"))).isNull();
+        assertThat(store.committedOffset(CHANGELOG)).isEqualTo(1L);
+    }
+
+    @Test
+    void aStoreClosedWithoutCommittingReopensAtItsLastCommit() {
+        CommittedKeyValueStore store = open();
+        store.put(key("kept"), value("1"));
+        TransactionBoundStores.committed(Map.of(CHANGELOG, 7L));
+        store.put(key("lost"), value("2"));
+        store.close(); // what a kill leaves on disk: the open transaction is gone
+        TransactionBoundStores.aborted();
+
+        CommittedKeyValueStore again = open();
+        assertThat(again.get(key("kept"))).isEqualTo(value("1"));
+        assertThat(again.get(key("lost"))).isNull();
+        assertThat(again.committedOffset(CHANGELOG)).isEqualTo(7L);
+    }
+
+    @Test
+    void rangesMergeTheOpenTransactionOverTheFilesInBothDirections() {
+        CommittedKeyValueStore store = open();
+        for (String k : List.of("a", "b", "c", "d", "e")) {
+            store.put(key(k), value("disk"));
+        }
+        TransactionBoundStores.committed(Map.of(CHANGELOG, 5L));
+        store.put(key("b"), value("new"));
+        store.delete(key("c"));
+        store.put(key("bb"), value("added"));
+        store.put(key("f"), value("added"));
+
+        assertThat(keys(store.all())).containsExactly("a=disk", "b=new", "bb=added", "d=disk", "e=disk", "f=added");
+        assertThat(keys(store.range(key("b"), key("d")))).containsExactly("b=new", "bb=added", "d=disk");
+        assertThat(keys(store.reverseRange(key("b"), key("d")))).containsExactly("d=disk", "bb=added", "b=new");
+        assertThat(keys(store.reverseAll())).containsExactly("f=added", "e=disk", "d=disk", "bb=added", "b=new", "a=disk");
+        assertThat(keys(store.range(key("d"), key("b")))).isEmpty();
+        assertThat(keys(store.prefixScan("b", Serdes.String().serializer()))).containsExactly("b=new", "bb=added");
+    }
+
+    @Test
+    void anEmptyCommitForgetsTheOffsetSoTheStoreIsRebuilt() {
+        CommittedKeyValueStore store = open();
+        store.put(key("a"), value("1"));
+        TransactionBoundStores.committed(Map.of(CHANGELOG, 3L));
+
+        store.commit(Map.of());
+
+        assertThat(store.committedOffset(CHANGELOG)).isNull();
+    }
+
+    @Test
+    void kafkaStreamsOwnCommitWritesTheGivenOffset() {
+        CommittedKeyValueStore store = open();
+        store.put(key("a"), value("1"));
+        store.commit(Map.of(CHANGELOG, 12L));
+        assertThat(store.onDisk()).containsKey(key("a"));
+        assertThat(store.committedOffset(CHANGELOG)).isEqualTo(12L);
+    }
+}
