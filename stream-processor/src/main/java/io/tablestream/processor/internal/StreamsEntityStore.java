@@ -41,7 +41,8 @@ public final class StreamsEntityStore implements EntityStore {
     }
 
     private ReadOnlyKeyValueStore<Bytes, byte[]> store(StoreReplica replica, int partition) {
-        ReadOnlyKeyValueStore<Bytes, byte[]> store = store(replica, partition);
+        ReadOnlyKeyValueStore<Bytes, byte[]> store = QueryableStores.keyValue(streams, StoreNames.ENTITIES, partition,
+                replica);
         if (!applied.readable(partition)) {
             throw TableServiceException.of(ErrorCode.SERVER_BUSY,
                     "The data is being recovered after a restart; retry shortly.");
