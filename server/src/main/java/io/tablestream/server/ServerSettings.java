@@ -52,8 +52,8 @@ public final class ServerSettings {
     public static final Setting<Integer> QUERY_ROW_BUDGET = Setting.integer("query-row-budget", 50_000,
             "Rows one Query Entities page examines at most; a page reaching it ends early, possibly empty, with a"
                     + " continuation (as the service's own pages may), so a sparse filter never scans a whole table at once.");
-    public static final Setting<Integer> MAX_REQUEST_BYTES = Setting.integer("max-request-bytes", 5 * 1024 * 1024,
-            "Largest request body accepted (a $batch may hold 4 MiB).");
+    public static final Setting<Integer> MAX_REQUEST_BYTES = Setting.integer("max-request-bytes", 4 * 1024 * 1024,
+            "Largest request body accepted; a larger one is refused with 413 RequestBodyTooLarge (the service's limit: 4 MiB).");
 
     public static final List<Setting<?>> ALL = List.of(HOST, PORT, DATA_DIR, KAFKA_BOOTSTRAP_SERVERS, KAFKA_PORT,
             KAFKA_CONTROLLER_PORT, KAFKA_STARTUP_TIMEOUT_MS, PROCESSOR_STARTUP_TIMEOUT_MS, TOPIC_PREFIX,

@@ -9,7 +9,7 @@ import io.tablestream.processor.StreamProcessorConfig;
 import io.tablestream.processor.Topics;
 import io.tablestream.protocol.auth.AccountKeys;
 import io.tablestream.protocol.auth.AuthenticationSettings;
-import io.tablestream.protocol.auth.Authenticator;
+import io.tablestream.protocol.auth.Authentication;
 import io.tablestream.protocol.auth.StoredAccessPolicies;
 import io.tablestream.protocol.cors.CorsPolicies;
 import io.tablestream.protocol.http.Operation;
@@ -99,10 +99,10 @@ public final class TablestreamServer implements AutoCloseable {
                 new StreamsKeyLocator(processor.entities(), processor.commandPartitions()), processor.appliedOffsets(),
                 logEnds, sessionTimeout, config.get(ServerSettings.QUERY_ROW_BUDGET), responders));
 
-        Authenticator authenticator = new Authenticator(accountKeys(config),
+        Authentication authentication = new Authentication(accountKeys(config),
                 StoredAccessPolicies.of(processor.registry()), clock,
                 AuthenticationSettings.defaults().withAnonymousAccess(config.get(ServerSettings.ANONYMOUS_ACCESS)));
-        TableServiceEndpoint endpoint = new TableServiceEndpoint(new SignedCallerAuthenticator(authenticator),
+        TableServiceEndpoint endpoint = new TableServiceEndpoint(new SignedCallerAuthenticator(authentication),
                 handlers, CorsPolicies.of(processor.registry()), clock);
         int maxRequestBytes = config.get(ServerSettings.MAX_REQUEST_BYTES);
         this.http = Javalin.create(javalin -> {

@@ -4,6 +4,7 @@ import io.javalin.http.Context;
 import io.tablestream.core.filter.KeyRange;
 import io.tablestream.core.model.TableName;
 import io.tablestream.protocol.auth.Access;
+import io.tablestream.protocol.auth.Authentication;
 import io.tablestream.protocol.auth.Principal;
 import io.tablestream.protocol.auth.SignedRequest;
 import jakarta.servlet.http.HttpServletRequest;
@@ -13,19 +14,19 @@ import java.util.Collections;
 
 /**
  * Authenticates requests with the storage schemes (SharedKey, SharedKeyLite, service and account
- * SAS) of {@link io.tablestream.protocol.auth.Authenticator}, and authorizes each operation
+ * SAS) of {@link Authentication}, and authorizes each operation
  * against what the credentials allow.
  */
 public final class SignedCallerAuthenticator implements Authenticator {
-    private final io.tablestream.protocol.auth.Authenticator authenticator;
+    private final Authentication authentication;
 
-    public SignedCallerAuthenticator(io.tablestream.protocol.auth.Authenticator authenticator) {
-        this.authenticator = authenticator;
+    public SignedCallerAuthenticator(Authentication authentication) {
+        this.authentication = authentication;
     }
 
     @Override
     public Caller authenticate(RequestContext request, Context http) {
-        return new PrincipalCaller(authenticator.authenticate(signedRequest(http)));
+        return new PrincipalCaller(authentication.authenticate(signedRequest(http)));
     }
 
     /** The request as signatures see it: the path exactly as received, the headers, the query. */

@@ -31,6 +31,7 @@ import io.tablestream.protocol.http.ResourcePath;
 import io.tablestream.protocol.http.ResponseHeaders;
 import io.tablestream.protocol.http.TableLookup;
 import io.tablestream.protocol.xml.ServicePropertiesXml;
+import io.tablestream.protocol.xml.ServiceStatsXml;
 import io.tablestream.protocol.xml.SignedIdentifiersXml;
 import io.tablestream.query.plan.EntityQuery;
 import io.tablestream.query.plan.Page;
@@ -48,8 +49,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 
 /**
- * The read side: Query Tables, Get Entity, Query Entities, Get Table ACL and Get Table Service
- * Properties (the last two from the registry, which every instance holds). Reads are served from this instance's
+ * The read side: Query Tables, Get Entity, Query Entities, Get Table ACL, Get Table Service
+ * Properties (the last two from the registry, which every instance holds) and Get Table Service Stats. Reads are served from this instance's
  * stores (the {@link KeyLocator} says which partitions those are); a read carrying a session token
  * first waits, without blocking a request thread, until the writes it names are applied.
  */
@@ -94,6 +95,7 @@ public final class ReadHandlers {
         handlers.put(Operation.QUERY_ENTITIES, h::queryEntities);
         handlers.put(Operation.GET_TABLE_ACL, h::getTableAcl);
         handlers.put(Operation.GET_SERVICE_PROPERTIES, h::getServiceProperties);
+        handlers.put(Operation.GET_SERVICE_STATS, h::getServiceStats);
         return handlers;
     }
 
@@ -126,7 +128,7 @@ public final class ReadHandlers {
         TableName next = null;
         int examined = 0;
         scan:
-        while (true) {
+        while (top > 0) {
             List<TableRecord> chunk = registry.list(request.account(), from, 256);
             for (TableRecord t : chunk) {
                 if (page.size() >= top || examined >= TABLE_SCAN_BUDGET) {
@@ -227,6 +229,18 @@ public final class ReadHandlers {
         ResponseHeaders.standard(http, request);
         http.contentType(XML);
         http.result(body);
+    }
+
+    /**
+     * Get Table Service Stats (served on the secondary location only): the secondary location reads
+     * the primary's own stores, so replication is live and every write answered before this
+     * request is readable there.
+     */
+    void getServiceStats(RequestContext request, Context http) {
+        request.caller().authorize(Operation.GET_SERVICE_STATS, null, null, null);
+        ResponseHeaders.standard(http, request);
+        http.contentType(XML);
+        http.result(ServiceStatsXml.write(ServiceStatsXml.Status.LIVE, request.receivedAt()));
     }
 
     @FunctionalInterface

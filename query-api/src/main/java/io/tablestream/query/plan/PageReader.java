@@ -53,7 +53,7 @@ public final class PageReader {
     /** The next page of {@code query} over the table {@code tableId} of {@code account}, keeping rows {@code visible} accepts. */
     public Page read(String account, long tableId, EntityQuery query, Predicate<Entity> visible) {
         KeyRange keys = query.keys();
-        if (keys.kind() == KeyRange.Kind.EMPTY) {
+        if (keys.kind() == KeyRange.Kind.EMPTY || query.top() == 0) {
             return new Page(List.of(), Optional.empty());
         }
         ByteRange range = KeyCodec.range(tableId, keys);
