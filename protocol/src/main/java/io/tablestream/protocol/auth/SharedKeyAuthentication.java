@@ -27,8 +27,10 @@ import org.slf4j.LoggerFactory;
  * signature over {@code Date} is accepted too), and the canonicalized resource is {@code /account}
  * followed by the raw request path — so with path-style addressing the account appears twice —
  * plus {@code ?comp=v} when the request has a {@code comp} parameter. For a request to the
- * secondary location ({@code /account-secondary/...}) the SDKs sign the path as sent, and the
- * service's own rule leaves {@code -secondary} out: both are accepted. The signed date must lie
+ * secondary location ({@code /account-secondary/...}) the Java and JavaScript SDKs sign the path
+ * as sent, while the Python SDK signs the primary's path ({@code /account/...}, before it moves
+ * the request to the secondary host), which is also the service's rule (leave {@code -secondary}
+ * out of the canonicalized resource): both are accepted. The signed date must lie
  * within {@link AuthenticationSettings#requestDateTolerance()} of the clock.
  */
 final class SharedKeyAuthentication {

@@ -83,14 +83,20 @@ public record SignedRequest(String method, String rawPath, Map<String, List<Stri
         return ResourcePath.isSecondary(firstSegment());
     }
 
-    /** The raw path with its first segment naming the primary account (the raw path itself when it already does). */
+    /**
+     * The path of the same resource at the primary location: {@code /<account>/rest} for
+     * {@code /<account>-secondary/rest}, and for the Python SDK's {@code /<account>-secondary/<account>/rest}
+     * (its secondary host in front of the primary's path); the raw path itself for a primary path.
+     */
     public String rawPathOfPrimary() {
         if (!secondaryLocation()) {
             return rawPath;
         }
         int start = rawPath.startsWith("/") ? 1 : 0;
         int end = rawPath.indexOf('/', start);
-        return rawPath.substring(0, start) + account() + (end < 0 ? "" : rawPath.substring(end));
+        String rest = end < 0 ? "" : rawPath.substring(end);
+        String primary = "/" + account();
+        return rest.startsWith(primary + "/") ? rest : primary + rest;
     }
 
     private String firstSegment() {

@@ -91,6 +91,13 @@ public sealed interface ResourcePath {
             throw TableServiceException.of(ErrorCode.INVALID_URI, "The request URI names no account.");
         }
         String rawRest = slash < 0 ? "" : rawPath.substring(slash + 1);
+        String primary = primaryAccount(account);
+        if (isSecondary(account) && rawRest.startsWith(primary + "/")) {
+            // The Python SDK puts its secondary host (host/<account>-secondary) in front of the
+            // primary's path (/<account>/...): /<account>-secondary/<account>/... is the same resource
+            // as /<account>-secondary/..., and otherwise no resource (nothing lies below a table).
+            rawRest = rawRest.substring(primary.length() + 1);
+        }
         if (rawRest.endsWith("/")) {
             rawRest = rawRest.substring(0, rawRest.length() - 1);
         }
@@ -98,7 +105,7 @@ public sealed interface ResourcePath {
         if (rawRest.indexOf('/') >= 0) {
             throw invalid("The request URI addresses nothing below a table.");
         }
-        return new Target(primaryAccount(account), isSecondary(account), parseResource(decode(rawRest)));
+        return new Target(primary, isSecondary(account), parseResource(decode(rawRest)));
     }
 
     private static ResourcePath parseResource(String rest) {

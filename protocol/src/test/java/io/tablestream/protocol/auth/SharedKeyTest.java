@@ -199,6 +199,17 @@ class SharedKeyTest {
     }
 
     @Test
+    void acceptsThePythonSdksSecondaryPathSignedAsThePrimarysPath() {
+        // Python sends /<account>-secondary/<account>/... and signs /<account> + /<account>/...
+        String stringToSign = "GET\n\n\n" + RFC1123_NOW + "\n/devstoreaccount1/devstoreaccount1/?comp=stats";
+        SignedRequest r = SignedRequest.builder().method("GET").rawPath("/devstoreaccount1-secondary/devstoreaccount1/")
+                .rawQuery("restype=service&comp=stats").header("x-ms-date", RFC1123_NOW)
+                .header("Authorization", "SharedKey devstoreaccount1:" + sign(KEY, stringToSign)).build();
+
+        assertThat(authenticate(r).account()).isEqualTo("devstoreaccount1");
+    }
+
+    @Test
     void refusesASecondaryLocationSignatureMadeForAnotherPath() {
         SignedRequest r = signed("GET", "/devstoreaccount1-secondary/Tables", null, null, null, RFC1123_NOW, null,
                 RFC1123_NOW, KEY);

@@ -64,6 +64,16 @@ class SecondaryLocationIT {
     }
 
     @Test
+    void servesServiceStatsAtThePathThePythonSdkSends() {
+        // the Python SDK puts its secondary host (host/<account>-secondary) in front of the primary's path
+        RawTableClient.Response r = http.requestAt("GET", SECONDARY + "/devstoreaccount1/?restype=service&comp=stats")
+                .send();
+
+        assertThat(r.status()).as("%s", r).isEqualTo(200);
+        assertThat(r.body()).contains("<Status>live</Status>");
+    }
+
+    @Test
     void servesServiceStatsToTheJavaSdkPointedAtTheSecondaryLocation() {
         OffsetDateTime before = OffsetDateTime.now().minusSeconds(1);
 
