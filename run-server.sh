@@ -3,7 +3,8 @@
 # server: the embedded Kafka broker, the stream processor and the Table service on
 # http://127.0.0.1:10002/devstoreaccount1. Data lives in ./data.
 # Settings: TABLESTREAM_* environment variables or --config file (see: ./run-server.sh --help).
-# JAVA_OPTS replaces the JVM options (default: -Xmx1g -XX:TieredStopAtLevel=1 -Xshare:auto).
+# JAVA_OPTS replaces the JVM options (default: -Xmx1g -XX:TieredStopAtLevel=1, the C1 compiler only:
+# half the CPU to get ready; use -Xmx1g alone for benchmarks, where C2's code is faster).
 set -euo pipefail
 cd "$(dirname "$0")"
 stamp=server/target/run-server.built
@@ -29,5 +30,5 @@ if [ ! -f "$stamp" ] || [ ! -f server/target/classpath.txt ] \
   fi
   touch "$stamp"
 fi
-exec java ${JAVA_OPTS:--Xmx1g -XX:TieredStopAtLevel=1 -Xshare:auto} \
+exec java ${JAVA_OPTS:--Xmx1g -XX:TieredStopAtLevel=1} \
   -cp "server/target/classes:$(cat server/target/classpath.txt)" io.tablestream.server.Main "$@"
