@@ -14,7 +14,11 @@ if [ ! -f "$stamp" ] || [ ! -f server/target/classpath.txt ] \
                  \( -name '*.java' -o -name 'pom.xml' -o -name '*.avsc' -o -path '*/src/main/resources/*' \) \
                  -newer "$stamp" -print -quit)" ]; then
   mkdir -p server/target
-  echo "Building Tablestream (the first build downloads Maven and the dependencies: a few minutes)..."
+  if [ -f "$stamp" ]; then
+    echo "Sources changed since the last build: rebuilding Tablestream..."
+  else
+    echo "Building Tablestream (the first build downloads Maven and the dependencies: a few minutes)..."
+  fi
   # Maven's own output goes to $log; the screen gets one line per module and a count of downloads.
   set +e
   ./mvnw -B -pl server -am package -DskipTests 2>&1 | tee "$log" | awk '
