@@ -1,5 +1,6 @@
 package io.tablestream.server;
 
+import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -28,9 +29,14 @@ public final class Main {
                 System.exit(2);
             }
         }
+        long mainEntered = System.nanoTime();
+        long jvmUptimeAtMain = ManagementFactory.getRuntimeMXBean().getUptime();
         TablestreamServer server;
         try {
             server = TablestreamServer.start(ServerConfig.load(configFile));
+            LOG.info("Ready {} ms after the JVM started ({} ms before main, {} ms starting the broker, processor and"
+                    + " HTTP port)", ManagementFactory.getRuntimeMXBean().getUptime(), jvmUptimeAtMain,
+                    (System.nanoTime() - mainEntered) / 1_000_000);
         } catch (RuntimeException e) {
             LOG.error("Tablestream failed to start", e);
             System.exit(1);

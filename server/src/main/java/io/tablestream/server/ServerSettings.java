@@ -57,8 +57,8 @@ public final class ServerSettings {
     public static final Setting<Integer> QUERY_ROW_BUDGET = Setting.integer("query-row-budget", 50_000,
             "Rows one Query Entities page examines at most; a page reaching it ends early, possibly empty, with a"
                     + " continuation (as the service's own pages may), so a sparse filter never scans a whole table at once.");
-    public static final Setting<Integer> MAX_REQUEST_BYTES = Setting.integer("max-request-bytes", 5 * 1024 * 1024,
-            "Largest request body accepted (a $batch may hold 4 MiB).");
+    public static final Setting<Integer> MAX_REQUEST_BYTES = Setting.integer("max-request-bytes", 4 * 1024 * 1024,
+            "Largest request body accepted; a larger one is refused with 413 RequestBodyTooLarge (the service's limit: 4 MiB).");
 
 
     // ---- running several instances on one Kafka cluster (fail-over, routing between instances) ----

@@ -11,7 +11,7 @@ import io.tablestream.processor.Topics;
 import io.tablestream.processor.WriteAnswers;
 import io.tablestream.protocol.auth.AccountKeys;
 import io.tablestream.protocol.auth.AuthenticationSettings;
-import io.tablestream.protocol.auth.Authenticator;
+import io.tablestream.protocol.auth.Authentication;
 import io.tablestream.protocol.auth.StoredAccessPolicies;
 import io.tablestream.protocol.cors.CorsPolicies;
 import io.tablestream.protocol.http.Operation;
@@ -69,6 +69,8 @@ public final class TablestreamServer implements AutoCloseable {
             bootstrap = broker.bootstrapServers();
             LOG.info("Embedded Kafka broker running at {} (data in {}); change-feed consumers and Kafka-native"
                     + " producers connect there", bootstrap, dataDir.resolve("kafka"));
+        } else {
+            LOG.info("Using the Kafka cluster at {} (kafka-bootstrap-servers); no embedded broker", bootstrap);
         }
         this.bootstrapServers = bootstrap;
         String advertised = config.get(ServerSettings.ADVERTISED_ADDRESS);
@@ -120,10 +122,10 @@ public final class TablestreamServer implements AutoCloseable {
                 processor.appliedOffsets(), logEnds, sessionTimeout, config.get(ServerSettings.QUERY_ROW_BUDGET),
                 responders));
 
-        Authenticator authenticator = new Authenticator(accountKeys(config),
+        Authentication authentication = new Authentication(accountKeys(config),
                 StoredAccessPolicies.of(processor.registry()), clock,
                 AuthenticationSettings.defaults().withAnonymousAccess(config.get(ServerSettings.ANONYMOUS_ACCESS)));
-        TableServiceEndpoint endpoint = new TableServiceEndpoint(new SignedCallerAuthenticator(authenticator),
+        TableServiceEndpoint endpoint = new TableServiceEndpoint(new SignedCallerAuthenticator(authentication),
                 handlers, CorsPolicies.of(processor.registry()), clock)
                 .internalEndpoint("/_cluster", new ClusterStatus(locator, instances, processor.replicas(),
                         () -> processor.streams().state().toString(), self));
@@ -137,8 +139,19 @@ public final class TablestreamServer implements AutoCloseable {
         });
         http.start();
         started.push(http::stop);
-        LOG.info("Tablestream serving the Table service at http://{}:{}/devstoreaccount1",
-                config.get(ServerSettings.HOST), http.port());
+        String host = config.get(ServerSettings.HOST);
+        String reachable = host.equals("0.0.0.0") || host.equals("::") ? "127.0.0.1" : host;
+        String serviceUrl = "http://" + reachable + ":" + http.port() + "/" + AccountKeys.EMULATOR_ACCOUNT;
+        LOG.info("Tablestream serving the Table service at {} (bound to {})", serviceUrl, host);
+        if (config.get(ServerSettings.EMULATOR_ACCOUNT)) {
+            LOG.info("Connection string: {}", connectionString(serviceUrl));
+        }
+    }
+
+    /** The emulator account's connection string for {@code endpoint} (its key is public, as every emulator's). */
+    static String connectionString(String endpoint) {
+        return "DefaultEndpointsProtocol=http;AccountName=" + AccountKeys.EMULATOR_ACCOUNT + ";AccountKey="
+                + AccountKeys.EMULATOR_KEY + ";TableEndpoint=" + endpoint + ";";
     }
 
     /** Starts an instance; on failure, stops whatever had started and rethrows. */

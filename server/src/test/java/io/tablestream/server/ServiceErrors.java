@@ -44,6 +44,21 @@ public final class ServiceErrors {
         assertServiceErrorShape(r, code);
     }
 
+    /**
+     * The answer is {@code status} with {@code x-ms-error-code: code}, an {@code x-ms-request-id}, and
+     * the storage {@code <Error>} XML body (the form of the XML operations and refused preflights)
+     * naming the same code, whose message carries that request id.
+     */
+    public static void assertXmlServiceError(RawTableClient.Response r, int status, String code) {
+        assertThat(r.status()).as("status of %s", r).isEqualTo(status);
+        assertThat(r.header("x-ms-error-code")).as("x-ms-error-code of %s", r).isEqualTo(code);
+        String requestId = r.header("x-ms-request-id");
+        assertThat(requestId).as("x-ms-request-id of %s", r).isNotBlank();
+        assertThat(r.header("Content-Type")).as("Content-Type of %s", r).startsWith("application/xml");
+        assertThat(r.body()).as("body of %s", r).contains("<Error><Code>" + code + "</Code><Message>")
+                .contains("RequestId:" + requestId);
+    }
+
     /** The answer is a well-formed service error with {@code code} (whatever its status). */
     public static void assertServiceErrorShape(RawTableClient.Response r, String code) {
         assertThat(r.header("x-ms-error-code")).as("x-ms-error-code of %s", r).isEqualTo(code);

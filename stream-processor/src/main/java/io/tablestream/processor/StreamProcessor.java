@@ -61,8 +61,8 @@ public final class StreamProcessor implements AutoCloseable {
         this.topics = Topics.withPrefix(config.topicPrefix());
         this.admin = Admin.create(adminSettings(config));
         try {
-            this.commandPartitions = TopicInstaller.install(admin, topics, config.partitions(),
-                    config.replicationFactor());
+            this.commandPartitions = TopicInstaller.install(admin, config.bootstrapServers(), topics,
+                    config.partitions(), config.replicationFactor());
         } catch (RuntimeException e) {
             admin.close(Duration.ofSeconds(5));
             throw e;
@@ -202,6 +202,9 @@ public final class StreamProcessor implements AutoCloseable {
         LOG.warn("Some tasks are still catching up after start; their reads answer ServerBusy until they have");
     }
 
+    /** {@code processing.exception.handler.global.enabled} (a deprecated name: 5.0 drops it and enables it). */
+    private static final String PROCESSING_EXCEPTION_HANDLER_GLOBAL_ENABLED = "processing.exception.handler.global.enabled";
+
     static Properties streamsProperties(StreamProcessorConfig config) {
         Properties p = new Properties();
         p.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId(config));
@@ -214,7 +217,13 @@ public final class StreamProcessor implements AutoCloseable {
         p.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, (int) config.replicationFactor());
         p.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, 64L * 1024 * 1024);
         p.put(StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG, BoundedRocksDbMemory.class);
-        // FACTS.md: poll.ms and the producer's linger each cost ~100 ms per lone command by default.
+        // The registry's global thread answers a processing failure like the stream threads do (the
+        // default handler: log and fail), as Kafka Streams 5.0 will by default; without this it warns.
+        p.put(PROCESSING_EXCEPTION_HANDLER_GLOBAL_ENABLED, true);
+        // Each stream thread's partition assignor reads a StreamsConfig of its own, built from the main
+        // consumer's configs only, and warns again unless they carry the setting too.
+        p.put(StreamsConfig.mainConsumerPrefix(PROCESSING_EXCEPTION_HANDLER_GLOBAL_ENABLED), true);
+        // Measured: poll.ms and the producer's linger each cost ~100 ms per lone command at their defaults.
         p.put(StreamsConfig.POLL_MS_CONFIG, 2L);
         p.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), 2);
         p.put(StreamsConfig.producerPrefix(ProducerConfig.MAX_REQUEST_SIZE_CONFIG), Topics.MAX_COMMAND_BYTES + 1024 * 1024);

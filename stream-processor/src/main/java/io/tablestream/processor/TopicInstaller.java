@@ -1,14 +1,15 @@
 package io.tablestream.processor;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.DescribeClusterResult;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.errors.TopicExistsException;
@@ -18,38 +19,26 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Creates the topics that do not exist yet, and reports how many partitions the commands topic
- * really has (an operator may have created it beforehand).
+ * really has (an operator may have created it beforehand). It names the cluster it reached in the
+ * log, so an operator sees which one an instance uses.
  */
 public final class TopicInstaller {
     private static final Logger LOG = LoggerFactory.getLogger(TopicInstaller.class);
     private static final long TIMEOUT_SECONDS = 60;
+    private static final Duration FIRST_RETRY = Duration.ofMillis(50);
+    private static final Duration LONGEST_RETRY = Duration.ofSeconds(1);
 
     private TopicInstaller() {
     }
 
     /**
-     * Describes {@code topic}, waiting while the cluster does not know it yet: a topic just created is
-     * not in every broker's metadata at once (UnknownTopicOrPartition for a moment).
+     * Ensures every topic exists through {@code admin} (connected to {@code bootstrapServers});
+     * returns the partition count of the commands topic.
      */
-    private static TopicDescription describe(Admin admin, String topic)
-            throws InterruptedException, ExecutionException, TimeoutException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(TIMEOUT_SECONDS);
-        while (true) {
-            try {
-                return admin.describeTopics(List.of(topic)).allTopicNames()
-                        .get(TIMEOUT_SECONDS, TimeUnit.SECONDS).get(topic);
-            } catch (ExecutionException e) {
-                if (!(e.getCause() instanceof UnknownTopicOrPartitionException) || System.nanoTime() > deadline) {
-                    throw e;
-                }
-                Thread.sleep(100);
-            }
-        }
-    }
-
-    /** Ensures every topic exists through {@code admin}; returns the partition count of the commands topic. */
-    public static int install(Admin admin, Topics topics, int partitions, short replicationFactor) {
+    public static int install(Admin admin, String bootstrapServers, Topics topics, int partitions,
+                              short replicationFactor) {
         try {
+            logCluster(admin, bootstrapServers);
             Set<String> existing = admin.listTopics().names().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
             List<NewTopic> missing = new ArrayList<>();
             for (TopicDescriptor<?, ?> t : topics.all()) {
@@ -69,12 +58,51 @@ public final class TopicInstaller {
                     }
                 }
             }
-            return describe(admin, topics.commands().name()).partitions().size();
+            String name = topics.commands().name();
+            // A topic just created may not be known yet to the broker that answers the describe
+            // (its metadata lags the controller's), which then says it does not exist: ask again.
+            TopicDescription commands = untilTopicKnown(() -> admin.describeTopics(List.of(name)).allTopicNames()
+                    .get(TIMEOUT_SECONDS, TimeUnit.SECONDS).get(name), Duration.ofSeconds(TIMEOUT_SECONDS));
+            return commands.partitions().size();
         } catch (ExecutionException | TimeoutException e) {
-            throw new IllegalStateException("Cannot install the topics: " + e, e);
+            throw new IllegalStateException("Cannot install the topics on " + bootstrapServers + ": " + e, e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("Interrupted while installing topics", e);
+        }
+    }
+
+    private static void logCluster(Admin admin, String bootstrapServers)
+            throws ExecutionException, InterruptedException, TimeoutException {
+        DescribeClusterResult cluster = admin.describeCluster();
+        String id = cluster.clusterId().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        int brokers = cluster.nodes().get(TIMEOUT_SECONDS, TimeUnit.SECONDS).size();
+        LOG.info("Kafka cluster {} at {}: {} broker{}", id, bootstrapServers, brokers, brokers == 1 ? "" : "s");
+    }
+
+    /**
+     * Runs {@code describe} until it stops failing with {@link UnknownTopicOrPartitionException},
+     * waiting a little longer each time, for at most {@code within}; any other failure ends it at once.
+     */
+    static <T> T untilTopicKnown(Callable<T> describe, Duration within)
+            throws ExecutionException, InterruptedException, TimeoutException {
+        long deadline = System.nanoTime() + within.toNanos();
+        Duration pause = FIRST_RETRY;
+        while (true) {
+            try {
+                return describe.call();
+            } catch (ExecutionException e) {
+                if (!(e.getCause() instanceof UnknownTopicOrPartitionException) || System.nanoTime() > deadline) {
+                    throw e;
+                }
+                LOG.debug("Topic not known yet ({}); asking again in {} ms", e.getCause().getMessage(), pause.toMillis());
+                Thread.sleep(pause.toMillis());
+                pause = pause.multipliedBy(2).compareTo(LONGEST_RETRY) > 0 ? LONGEST_RETRY : pause.multipliedBy(2);
+            } catch (InterruptedException | TimeoutException | RuntimeException e) {
+                throw e;
+            } catch (Exception e) {
+                throw new ExecutionException(e);
+            }
         }
     }
 }

@@ -26,6 +26,8 @@ public enum ErrorCode {
             "This request is not authorized to perform this operation using this protocol."),
     CORS_PREFLIGHT_FAILURE("CorsPreflightFailure", 403,
             "CORS is not enabled or no rule matches this request."),
+    INSUFFICIENT_ACCOUNT_PERMISSIONS("InsufficientAccountPermissions", 403,
+            "The account being accessed does not have sufficient permissions to execute this operation."),
     INVALID_AUTHENTICATION_INFO("InvalidAuthenticationInfo", 400,
             "The authentication information is not in the expected format."),
     CONDITION_HEADERS_NOT_SUPPORTED("ConditionHeadersNotSupported", 400,

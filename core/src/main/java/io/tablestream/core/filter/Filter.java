@@ -21,10 +21,11 @@ import java.util.Objects;
  * {@code (not (A eq 1)) and B}. Tokens are separated by whitespace or by the parentheses and quotes
  * that delimit them ({@code (A eq 1)or(B eq 2)} is fine).
  *
- * <p>Operators and the constants {@code true}, {@code false} are lower case only, as OData writes
- * them: the service documents every part of a filter as case-sensitive, and answers {@code Or}
- * with a syntax error (Azurite is laxer; see Azure/Azurite#2512). {@code AND} is read as a
- * property name, and the error then says why it does not fit.
+ * <p>Operators and {@code null} are lower case only, as OData writes them: the service documents
+ * every part of a filter as case-sensitive, and answers {@code Or} with a syntax error (Azurite is
+ * laxer; see Azure/Azurite#2512). {@code AND} is read as a property name, and the error then says
+ * why it does not fit. The Boolean constants are the exception: the service reads {@code True} and
+ * {@code FALSE} as {@code true} and {@code false} (Azure/Azurite#1947 made the emulator do the same).
  *
  * <p>A property is a C# identifier (PartitionKey, RowKey, Timestamp, TableName, or any custom
  * name). Constants, one form per Edm type:

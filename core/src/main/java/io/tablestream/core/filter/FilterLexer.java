@@ -97,6 +97,13 @@ final class FilterLexer {
     }
 
     private Token word(String word, int start) {
+        // The service reads the Boolean constants in any case (True, FALSE); operators are lower case.
+        if (word.equalsIgnoreCase("true")) {
+            return new Token(Kind.CONSTANT, start, word, null, EdmBoolean.TRUE);
+        }
+        if (word.equalsIgnoreCase("false")) {
+            return new Token(Kind.CONSTANT, start, word, null, EdmBoolean.FALSE);
+        }
         switch (word) {
             case "and":
                 return new Token(Kind.AND, start, word, null, null);
@@ -104,10 +111,6 @@ final class FilterLexer {
                 return new Token(Kind.OR, start, word, null, null);
             case "not":
                 return new Token(Kind.NOT, start, word, null, null);
-            case "true":
-                return new Token(Kind.CONSTANT, start, word, null, EdmBoolean.TRUE);
-            case "false":
-                return new Token(Kind.CONSTANT, start, word, null, EdmBoolean.FALSE);
             case "null":
                 return new Token(Kind.NULL, start, word, null, null);
             default:

@@ -212,10 +212,10 @@ final class FilterParser {
         }
     }
 
-    /** A hint for a word that is a keyword in the wrong case ({@code AND}, {@code True}). */
+    /** A hint for a word that is a keyword in the wrong case ({@code AND}, {@code Null}). */
     private static String hint(Token t) {
         return t.kind() == Kind.PROPERTY && KEYWORDS.contains(t.text().toLowerCase(Locale.ROOT))
-                ? " (operators and the constants true, false are lower case)" : "";
+                ? " (operators and null are lower case)" : "";
     }
 
     /** What the primary level yields: a parenthesized condition or an operand. */

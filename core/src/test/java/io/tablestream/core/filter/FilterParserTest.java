@@ -47,6 +47,9 @@ class FilterParserTest {
             D eq 1.7976931348623157E308                  ==> (eq D 1.7976931348623157E308)
             # --- Boolean ---
             IsActive eq true                             ==> (eq IsActive true)
+            IsActive eq True                             ==> (eq IsActive true)
+            IsActive ne FALSE                            ==> (ne IsActive false)
+            IsActive eq tRUE                             ==> (eq IsActive true)
             IsActive ne false                            ==> (ne IsActive false)
             # --- DateTime ---
             Timestamp ge datetime'2008-07-10T00:00:00Z'  ==> (ge Timestamp datetime'2008-07-10T00:00:00.0000000Z')
@@ -228,7 +231,7 @@ class FilterParserTest {
             # --- type errors: comparisons ---
             A eq B                           ==> Type error at position 2
             PartitionKey eq RowKey           ==> Type error at position 13
-            A eq True                        ==> Type error at position 2
+            A eq Null                        ==> Type error at position 2
             A eq NaN                         ==> Type error at position 2
             1 eq 1L                          ==> Type error at position 2
             '1' eq 1                         ==> Type error at position 4

@@ -2,6 +2,7 @@ package io.tablestream.protocol.auth;
 
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
+import java.security.MessageDigest;
 import java.util.Base64;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
@@ -39,6 +40,15 @@ final class AccountKey {
     String sign(String stringToSign) {
         Mac mac = macs.get(); // doFinal leaves it reset for the next signature
         return Base64.getEncoder().encodeToString(mac.doFinal(stringToSign.getBytes(StandardCharsets.UTF_8)));
+    }
+
+    /**
+     * Whether {@code provided} (the signature a client sent) is this key's signature of
+     * {@code stringToSign}, compared in constant time.
+     */
+    boolean signed(String stringToSign, String provided) {
+        return MessageDigest.isEqual(sign(stringToSign).getBytes(StandardCharsets.US_ASCII),
+                provided.getBytes(StandardCharsets.UTF_8));
     }
 
     @Override

@@ -43,7 +43,7 @@ record ForwardedClient(InetAddress address, boolean https) {
         }
         String expected = stringToSign(parts[0], parts[1], request);
         for (AccountKey key : keys) {
-            if (Authenticator.signatureMatches(key.sign(expected), parts[2])) {
+            if (key.signed(expected, parts[2])) {
                 return Optional.of(new ForwardedClient(literalAddress(parts[0]), parts[1].equals("https")));
             }
         }

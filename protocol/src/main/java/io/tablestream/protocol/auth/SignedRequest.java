@@ -1,5 +1,6 @@
 package io.tablestream.protocol.auth;
 
+import io.tablestream.protocol.http.ResourcePath;
 import java.io.ByteArrayOutputStream;
 import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
@@ -21,7 +22,8 @@ import java.util.TreeMap;
  *
  * <p>The raw path matters: SharedKey and SharedKeyLite sign it in the encoding the client sent, so
  * it must not be decoded or normalised on the way in. The account is the first path segment
- * (path-style addressing, as the storage emulator uses).
+ * (path-style addressing, as the storage emulator uses), or that segment less {@code -secondary}
+ * when it names the account's secondary location.
  *
  * @param method the HTTP method ({@code GET}, {@code MERGE}, ...), kept in upper case as SharedKey signs it
  * @param rawPath the request path as received, percent-encoded, e.g. {@code /devstoreaccount1/Tables}
@@ -67,8 +69,37 @@ public record SignedRequest(String method, String rawPath, Map<String, List<Stri
         return out;
     }
 
-    /** The account the request addresses: its first path segment, decoded; empty when there is none. */
+    /**
+     * The account the request addresses: its first path segment, decoded, without the suffix of
+     * the account's secondary location ({@code devstoreaccount1} for {@code /devstoreaccount1-secondary/});
+     * empty when there is none.
+     */
     public String account() {
+        return ResourcePath.primaryAccount(firstSegment());
+    }
+
+    /** Whether the path names the account's secondary location ({@code /<account>-secondary/...}). */
+    public boolean secondaryLocation() {
+        return ResourcePath.isSecondary(firstSegment());
+    }
+
+    /**
+     * The path of the same resource at the primary location: {@code /<account>/rest} for
+     * {@code /<account>-secondary/rest}, and for the Python SDK's {@code /<account>-secondary/<account>/rest}
+     * (its secondary host in front of the primary's path); the raw path itself for a primary path.
+     */
+    public String rawPathOfPrimary() {
+        if (!secondaryLocation()) {
+            return rawPath;
+        }
+        int start = rawPath.startsWith("/") ? 1 : 0;
+        int end = rawPath.indexOf('/', start);
+        String rest = end < 0 ? "" : rawPath.substring(end);
+        String primary = "/" + account();
+        return rest.startsWith(primary + "/") ? rest : primary + rest;
+    }
+
+    private String firstSegment() {
         int start = rawPath.startsWith("/") ? 1 : 0;
         int end = rawPath.indexOf('/', start);
         String segment = end < 0 ? rawPath.substring(start) : rawPath.substring(start, end);

@@ -14,7 +14,7 @@ import java.time.format.DateTimeFormatter;
 /**
  * The one place errors are written: status, {@code x-ms-error-code}, the request headers, and the
  * body — {@code odata.error} JSON for OData operations, the storage {@code <Error>} XML for the XML
- * ones (ACL, service properties), nothing for a preflight or a HEAD.
+ * ones (ACL, service properties and stats) and for a refused preflight, nothing for a HEAD.
  */
 public final class ErrorResponses {
     /** The Content-Type of an {@code odata.error} body. */
@@ -34,7 +34,7 @@ public final class ErrorResponses {
             http.header(Headers.RETRY_AFTER, RETRY_AFTER_SECONDS);
         }
         Operation operation = request.operation();
-        if (operation == Operation.PREFLIGHT || "HEAD".equals(http.method().name())) {
+        if ("HEAD".equals(http.method().name())) {
             return;
         }
         if (operation != null && operation.body() == Operation.Body.XML) {

@@ -19,10 +19,11 @@ public enum Operation {
     GET_SERVICE_PROPERTIES(Body.XML),
     SET_SERVICE_PROPERTIES(Body.XML),
     GET_SERVICE_STATS(Body.XML),
-    PREFLIGHT(Body.NONE);
+    /** Answered without a body; refused with the storage {@code <Error>} XML, as a preflight carries no OData format. */
+    PREFLIGHT(Body.XML);
 
     /** How the operation's responses, errors included, are written. */
-    public enum Body { JSON, XML, NONE }
+    public enum Body { JSON, XML }
 
     private final Body body;
 

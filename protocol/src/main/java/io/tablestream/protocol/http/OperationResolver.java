@@ -37,12 +37,12 @@ public final class OperationResolver {
             }
             if ("service".equals(restype) && "stats".equals(comp)) {
                 if (effective.equals("GET")) {
-                    return Operation.GET_SERVICE_STATS; // authorized, then answered NotImplemented: no geo-replication
+                    return Operation.GET_SERVICE_STATS; // served on the secondary location only (Locations)
                 }
                 throw verb(method);
             }
             throw TableServiceException.of(ErrorCode.INVALID_QUERY_PARAMETER_VALUE,
-                    "The service resource takes restype=service&comp=properties.");
+                    "The service resource takes restype=service with comp=properties or comp=stats.");
         }
         if (resource instanceof ResourcePath.TableCollection) {
             return switch (effective) {

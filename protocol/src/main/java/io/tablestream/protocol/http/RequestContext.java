@@ -17,6 +17,7 @@ public final class RequestContext {
     private final String clientRequestId;
     private final String version;
     private String account;
+    private boolean secondary;
     private ResourcePath resource;
     private Operation operation;
     private Caller caller;
@@ -24,7 +25,9 @@ public final class RequestContext {
     public RequestContext(Instant receivedAt, String clientRequestId, String version) {
         this.receivedAt = Objects.requireNonNull(receivedAt);
         this.clientRequestId = clientRequestId;
-        this.version = version == null || version.isBlank() ? DEFAULT_VERSION : version;
+        // a version the service refuses is not echoed back: the refusal names the default
+        this.version = version == null || version.isBlank() || !ServiceVersion.isServed(version) ? DEFAULT_VERSION
+                : version;
     }
 
     public String requestId() {
@@ -44,8 +47,14 @@ public final class RequestContext {
         return version;
     }
 
+    /** The account the path names (its secondary location included), or null before the path is parsed. */
     public String account() {
         return account;
+    }
+
+    /** Whether the path names the account's read-only secondary location ({@code /<account>-secondary/}). */
+    public boolean secondaryLocation() {
+        return secondary;
     }
 
     public ResourcePath resource() {
@@ -66,6 +75,7 @@ public final class RequestContext {
 
     void target(ResourcePath.Target target) {
         this.account = target.account();
+        this.secondary = target.secondary();
         this.resource = target.resource();
     }
 

@@ -13,7 +13,8 @@ import java.nio.charset.StandardCharsets;
  * What a request path addresses, below the account (path-style, as the storage emulator):
  * {@code /{account}/} the service, {@code Tables} the table collection, {@code Tables('t')} one
  * table, {@code $batch}, {@code t} or {@code t()} a table's entities, and
- * {@code t(PartitionKey='p',RowKey='r')} one entity. Key values are percent-decoded and
+ * {@code t(PartitionKey='p',RowKey='r')} one entity. The account segment may name the account's
+ * secondary location ({@code {account}-secondary}). Key values are percent-decoded and
  * OData-unquoted ({@code ''} is a quote), then held to the key rules: every read and write of an
  * entity, and every operation of a batch, gets its keys from here, so a key no entity can have is
  * refused once, the same way for all of them (as a write of that key in a body is).
@@ -49,8 +50,30 @@ public sealed interface ResourcePath {
         }
     }
 
-    /** An account and what the rest of the path addresses. */
-    record Target(String account, ResourcePath resource) {
+    /**
+     * An account and what the rest of the path addresses.
+     *
+     * @param account the account, without the {@value #SECONDARY_SUFFIX} suffix of its secondary location
+     * @param secondary whether the path names the account's secondary location ({@code /<account>-secondary/...}),
+     *     the read-only alias through which the storage emulators serve read access and Get Service Stats
+     */
+    record Target(String account, boolean secondary, ResourcePath resource) {
+    }
+
+    /**
+     * The suffix of an account's secondary location. Account names are lower-case letters and
+     * digits only, so a name with this suffix can only be the alias.
+     */
+    String SECONDARY_SUFFIX = "-secondary";
+
+    /** The account a first path segment names: {@code name} for {@code name} and for {@code name-secondary}. */
+    static String primaryAccount(String account) {
+        return isSecondary(account) ? account.substring(0, account.length() - SECONDARY_SUFFIX.length()) : account;
+    }
+
+    /** Whether a first path segment names an account's secondary location. */
+    static boolean isSecondary(String account) {
+        return account.length() > SECONDARY_SUFFIX.length() && account.endsWith(SECONDARY_SUFFIX);
     }
 
     /**
@@ -68,6 +91,13 @@ public sealed interface ResourcePath {
             throw TableServiceException.of(ErrorCode.INVALID_URI, "The request URI names no account.");
         }
         String rawRest = slash < 0 ? "" : rawPath.substring(slash + 1);
+        String primary = primaryAccount(account);
+        if (isSecondary(account) && rawRest.startsWith(primary + "/")) {
+            // The Python SDK puts its secondary host (host/<account>-secondary) in front of the
+            // primary's path (/<account>/...): /<account>-secondary/<account>/... is the same resource
+            // as /<account>-secondary/..., and otherwise no resource (nothing lies below a table).
+            rawRest = rawRest.substring(primary.length() + 1);
+        }
         if (rawRest.endsWith("/")) {
             rawRest = rawRest.substring(0, rawRest.length() - 1);
         }
@@ -75,7 +105,7 @@ public sealed interface ResourcePath {
         if (rawRest.indexOf('/') >= 0) {
             throw invalid("The request URI addresses nothing below a table.");
         }
-        return new Target(account, parseResource(decode(rawRest)));
+        return new Target(primary, isSecondary(account), parseResource(decode(rawRest)));
     }
 
     private static ResourcePath parseResource(String rest) {

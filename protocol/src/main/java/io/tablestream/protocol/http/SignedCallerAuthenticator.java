@@ -4,6 +4,7 @@ import io.javalin.http.Context;
 import io.tablestream.core.filter.KeyRange;
 import io.tablestream.core.model.TableName;
 import io.tablestream.protocol.auth.Access;
+import io.tablestream.protocol.auth.Authentication;
 import io.tablestream.protocol.auth.Principal;
 import io.tablestream.protocol.auth.SignedRequest;
 import jakarta.servlet.http.HttpServletRequest;
@@ -15,30 +16,30 @@ import java.util.function.Supplier;
 
 /**
  * Authenticates requests with the storage schemes (SharedKey, SharedKeyLite, service and account
- * SAS) of {@link io.tablestream.protocol.auth.Authenticator}, and authorizes each operation
+ * SAS) of {@link Authentication}, and authorizes each operation
  * against what the credentials allow.
  */
 public final class SignedCallerAuthenticator implements Authenticator {
-    private final io.tablestream.protocol.auth.Authenticator authenticator;
+    private final Authentication authentication;
 
-    public SignedCallerAuthenticator(io.tablestream.protocol.auth.Authenticator authenticator) {
-        this.authenticator = authenticator;
+    public SignedCallerAuthenticator(Authentication authentication) {
+        this.authentication = authentication;
     }
 
     @Override
     public Caller authenticate(RequestContext request, Context http) {
         SignedRequest signed = signedRequest(http);
-        return new PrincipalCaller(authenticator.authenticate(signed),
-                () -> Map.of(io.tablestream.protocol.auth.Authenticator.forwardedClientHeader(),
-                        authenticator.attestForwarding(signed, request.account())));
+        return new PrincipalCaller(authentication.authenticate(signed),
+                () -> Map.of(Authentication.forwardedClientHeader(),
+                        authentication.attestForwarding(signed, request.account())));
     }
 
     @Override
     public Caller authenticateAccountKey(RequestContext request, Context http) {
         SignedRequest signed = signedRequest(http);
-        io.tablestream.protocol.auth.Principal principal = authenticator.authenticateAccountKey(signed);
-        return new PrincipalCaller(principal, () -> Map.of(io.tablestream.protocol.auth.Authenticator.forwardedClientHeader(),
-                authenticator.attestForwarding(signed, principal.account())));
+        io.tablestream.protocol.auth.Principal principal = authentication.authenticateAccountKey(signed);
+        return new PrincipalCaller(principal, () -> Map.of(Authentication.forwardedClientHeader(),
+                authentication.attestForwarding(signed, principal.account())));
     }
 
     /** The request as signatures see it: the path exactly as received, the headers, the query. */

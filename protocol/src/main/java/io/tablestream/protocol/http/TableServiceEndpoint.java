@@ -126,9 +126,11 @@ public final class TableServiceEndpoint {
             return;
         }
         request.target(ResourcePath.parse(http.req().getRequestURI()));
+        ServiceVersion.require(http.header(Headers.VERSION));
         List<String> xMethod = java.util.Collections.list(http.req().getHeaders(Headers.X_HTTP_METHOD));
         request.operation(OperationResolver.resolve(http.req().getMethod(), xMethod, request.resource(),
                 http.queryParam("comp"), http.queryParam("restype"), http.header(Headers.IF_MATCH) != null));
+        Locations.check(request.operation(), request.secondaryLocation());
         if (request.operation() != Operation.PREFLIGHT) {
             request.caller(authenticator.authenticate(request, http));
         }

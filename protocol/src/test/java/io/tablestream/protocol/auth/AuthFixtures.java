@@ -36,11 +36,11 @@ final class AuthFixtures {
         return Clock.fixed(instant, ZoneOffset.UTC);
     }
 
-    static Authenticator authenticator(AccountKeys keys, Instant now) {
-        return new Authenticator(keys, StoredAccessPolicies.NONE, clockAt(now), AuthenticationSettings.defaults());
+    static Authentication authenticator(AccountKeys keys, Instant now) {
+        return new Authentication(keys, StoredAccessPolicies.NONE, clockAt(now), AuthenticationSettings.defaults());
     }
 
-    static Authenticator emulatorAuthenticator(Instant now) {
+    static Authentication emulatorAuthenticator(Instant now) {
         return authenticator(AccountKeys.emulator(), now);
     }
 

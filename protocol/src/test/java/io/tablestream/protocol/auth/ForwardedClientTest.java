@@ -22,8 +22,8 @@ import org.junit.jupiter.api.Test;
  * a claim without a valid signature, or for another request, is refused.
  */
 class ForwardedClientTest {
-    private final Authenticator here = emulatorAuthenticator(NOW);
-    private final Authenticator owner = emulatorAuthenticator(NOW);
+    private final Authentication here = emulatorAuthenticator(NOW);
+    private final Authentication owner = emulatorAuthenticator(NOW);
 
     /** A read under a SAS limited to 10.0.0.1-10.0.0.9 and https, as the client sent it to the first instance. */
     private SignedRequest clientRequest() {

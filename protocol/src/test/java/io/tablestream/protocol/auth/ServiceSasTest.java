@@ -302,18 +302,18 @@ class ServiceSasTest {
     record Lookup(String account, TableName table, String id) {
     }
 
-    static Authenticator withPolicy(AccessPolicy policy, List<Lookup> lookups) {
+    static Authentication withPolicy(AccessPolicy policy, List<Lookup> lookups) {
         StoredAccessPolicies policies = (account, table, id) -> {
             lookups.add(new Lookup(account, table, id));
             return policy != null && policy.id().equals(id) ? Optional.of(policy) : Optional.empty();
         };
-        return new Authenticator(AccountKeys.emulator(), policies, clockAt(NOW), AuthenticationSettings.defaults());
+        return new Authentication(AccountKeys.emulator(), policies, clockAt(NOW), AuthenticationSettings.defaults());
     }
 
     @Test
     void takesExpiryAndPermissionsFromTheStoredPolicy() {
         List<Lookup> lookups = new ArrayList<>();
-        Authenticator auth = withPolicy(policy("readers", null, NOW.plusSeconds(60), "r"), lookups);
+        Authentication auth = withPolicy(policy("readers", null, NOW.plusSeconds(60), "r"), lookups);
         Principal p = auth.authenticate(request(SDK.generateSas(new TableSasSignatureValues("readers"))));
         assertThat(lookups).containsExactly(new Lookup("devstoreaccount1", MYTABLE, "readers"));
         assertThat(p.audit()).isEqualTo("ServiceSAS devstoreaccount1/mytable sp=r si=readers key1");
@@ -323,27 +323,27 @@ class ServiceSasTest {
 
     @Test
     void combinesFieldsOfTheSasWithTheOthersFromThePolicy() {
-        Authenticator auth = withPolicy(policy("p1", NOW.minusSeconds(60), null, "ra"), new ArrayList<>());
+        Authentication auth = withPolicy(policy("p1", NOW.minusSeconds(60), null, "ra"), new ArrayList<>());
         String sas = SDK.generateSas(new TableSasSignatureValues("p1").setExpiryTime(at(NOW.plusSeconds(60))));
         auth.authenticate(request(sas)).authorize(Access.insertEntity(MYTABLE, "p", "r"));
-        Authenticator later = new Authenticator(AccountKeys.emulator(), (a, t, id) -> Optional.of(
+        Authentication later = new Authentication(AccountKeys.emulator(), (a, t, id) -> Optional.of(
                 policy("p1", NOW.minusSeconds(60), null, "ra")), clockAt(NOW.plusSeconds(61)), AuthenticationSettings.defaults());
         assertFailsWith(ErrorCode.AUTHENTICATION_FAILED, () -> later.authenticate(request(sas)));
     }
 
     @Test
     void rejectsASasWhosePolicyDoesNotExist() {
-        Authenticator auth = withPolicy(policy("readers", null, NOW.plusSeconds(60), "r"), new ArrayList<>());
+        Authentication auth = withPolicy(policy("readers", null, NOW.plusSeconds(60), "r"), new ArrayList<>());
         assertFailsWith(ErrorCode.AUTHENTICATION_FAILED,
                 () -> auth.authenticate(request(SDK.generateSas(new TableSasSignatureValues("writers")))));
     }
 
     @Test
     void rejectsAPolicyThatHasExpiredOrNotStarted() {
-        Authenticator expired = withPolicy(policy("p1", null, NOW.minusSeconds(1), "r"), new ArrayList<>());
+        Authentication expired = withPolicy(policy("p1", null, NOW.minusSeconds(1), "r"), new ArrayList<>());
         assertFailsWith(ErrorCode.AUTHENTICATION_FAILED,
                 () -> expired.authenticate(request(SDK.generateSas(new TableSasSignatureValues("p1")))));
-        Authenticator notYet = withPolicy(policy("p1", NOW.plusSeconds(1), NOW.plusSeconds(60), "r"), new ArrayList<>());
+        Authentication notYet = withPolicy(policy("p1", NOW.plusSeconds(1), NOW.plusSeconds(60), "r"), new ArrayList<>());
         assertFailsWith(ErrorCode.AUTHENTICATION_FAILED,
                 () -> notYet.authenticate(request(SDK.generateSas(new TableSasSignatureValues("p1")))));
     }
@@ -362,7 +362,7 @@ class ServiceSasTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("conflicts")
     void rejectsAFieldGivenTwiceOrNowhere(String description, AccessPolicy policy, TableSasSignatureValues values) {
-        Authenticator auth = withPolicy(policy, new ArrayList<>());
+        Authentication auth = withPolicy(policy, new ArrayList<>());
         assertFailsWith(ErrorCode.AUTHENTICATION_FAILED, () -> auth.authenticate(request(SDK.generateSas(values))));
     }
 

@@ -203,7 +203,7 @@ class SharedKeyLiteSdkTest {
         SignedRequest r = request("create table");
         String otherDate = DateTimeFormatter.RFC_1123_DATE_TIME.format(ZonedDateTime.parse(
                 r.header("Date").orElseThrow(), DateTimeFormatter.RFC_1123_DATE_TIME).plusSeconds(1));
-        Authenticator authenticator = authenticator(AccountKeys.emulator(), dateOf(r));
+        Authentication authenticator = authenticator(AccountKeys.emulator(), dateOf(r));
         assertFailsWith(ErrorCode.AUTHORIZATION_FAILURE, () -> authenticator.authenticate(withHeader(r, "Date", otherDate)));
         assertFailsWith(ErrorCode.AUTHORIZATION_FAILURE, () -> authenticator.authenticate(withHeader(r, "Date", null)));
         // x-ms-date takes precedence: the signature over the Date header alone only counts when it equals
@@ -242,7 +242,7 @@ class SharedKeyLiteSdkTest {
             assertFailsWith(ErrorCode.AUTHENTICATION_FAILED,
                     () -> authenticator(AccountKeys.emulator(), date.plus(late)).authenticate(r));
         }
-        Authenticator lenient = new Authenticator(AccountKeys.emulator(), StoredAccessPolicies.NONE,
+        Authentication lenient = new Authentication(AccountKeys.emulator(), StoredAccessPolicies.NONE,
                 AuthFixtures.clockAt(date.plus(Duration.ofDays(3))), AuthenticationSettings.defaults().withoutRequestDateCheck());
         assertThat(lenient.authenticate(r).kind()).isEqualTo(Principal.Kind.SHARED_KEY_LITE);
     }

@@ -175,4 +175,46 @@ class SharedKeyTest {
             throw new AssertionError("tampered request was accepted");
         }
     }
+
+    @Test
+    void acceptsTheSecondaryLocationSignedAsTheSdksSignIt() {
+        // the SDKs sign /<account> + the path as sent, -secondary included
+        SignedRequest r = signed("GET", "/devstoreaccount1-secondary/", "restype=service&comp=stats", null, null,
+                RFC1123_NOW, null, RFC1123_NOW, KEY);
+
+        Principal p = authenticate(r);
+
+        assertThat(p.kind()).isEqualTo(Principal.Kind.SHARED_KEY);
+        assertThat(p.account()).isEqualTo("devstoreaccount1");
+    }
+
+    @Test
+    void acceptsTheSecondaryLocationSignedWithoutTheSuffixAsTheServiceDocumentsIt() {
+        String stringToSign = "GET\n\n\n" + RFC1123_NOW + "\n/devstoreaccount1/devstoreaccount1/mytable()";
+        SignedRequest r = SignedRequest.builder().method("GET").rawPath("/devstoreaccount1-secondary/mytable()")
+                .header("x-ms-date", RFC1123_NOW)
+                .header("Authorization", "SharedKey devstoreaccount1:" + sign(KEY, stringToSign)).build();
+
+        assertThat(authenticate(r).account()).isEqualTo("devstoreaccount1");
+    }
+
+    @Test
+    void acceptsThePythonSdksSecondaryPathSignedAsThePrimarysPath() {
+        // Python sends /<account>-secondary/<account>/... and signs /<account> + /<account>/...
+        String stringToSign = "GET\n\n\n" + RFC1123_NOW + "\n/devstoreaccount1/devstoreaccount1/?comp=stats";
+        SignedRequest r = SignedRequest.builder().method("GET").rawPath("/devstoreaccount1-secondary/devstoreaccount1/")
+                .rawQuery("restype=service&comp=stats").header("x-ms-date", RFC1123_NOW)
+                .header("Authorization", "SharedKey devstoreaccount1:" + sign(KEY, stringToSign)).build();
+
+        assertThat(authenticate(r).account()).isEqualTo("devstoreaccount1");
+    }
+
+    @Test
+    void refusesASecondaryLocationSignatureMadeForAnotherPath() {
+        SignedRequest r = signed("GET", "/devstoreaccount1-secondary/Tables", null, null, null, RFC1123_NOW, null,
+                RFC1123_NOW, KEY);
+
+        assertFailsWith(ErrorCode.AUTHORIZATION_FAILURE, () -> authenticate(withRawPath(r,
+                "/devstoreaccount1-secondary/other()")));
+    }
 }

@@ -119,7 +119,7 @@ class CorsPipelineTest {
     }
 
     @Test
-    void refusesAPreflightNoRuleAllowsWith403AndNoBody() throws Exception {
+    void refusesAPreflightNoRuleAllowsWith403AndTheErrorDocument() throws Exception {
         HttpResponse<String> otherOrigin = send("OPTIONS", "/acct/mytable", "Origin", "https://evil.example",
                 "Access-Control-Request-Method", "PUT");
         HttpResponse<String> otherMethod = send("OPTIONS", "/acct/mytable", "Origin", APP,
@@ -131,7 +131,9 @@ class CorsPipelineTest {
             assertThat(r.statusCode()).isEqualTo(403);
             assertThat(header(r, "x-ms-error-code")).isEqualTo("CorsPreflightFailure");
             assertThat(header(r, "Access-Control-Allow-Origin")).isNull();
-            assertThat(r.body()).isEmpty();
+            assertThat(header(r, "Content-Type")).startsWith("application/xml");
+            assertThat(r.body()).contains("<Code>CorsPreflightFailure</Code>").contains("<Message>")
+                    .contains("RequestId:" + header(r, "x-ms-request-id"));
         }
     }
 
@@ -142,7 +144,10 @@ class CorsPipelineTest {
 
         assertThat(noOrigin.statusCode()).isEqualTo(400);
         assertThat(header(noOrigin, "x-ms-error-code")).isEqualTo("InvalidHeaderValue");
+        assertThat(noOrigin.body()).contains("<Code>InvalidHeaderValue</Code>").contains("Origin");
         assertThat(noMethod.statusCode()).isEqualTo(400);
+        assertThat(noMethod.body()).contains("<Code>InvalidHeaderValue</Code>")
+                .contains("Access-Control-Request-Method");
     }
 
     @Test

@@ -36,7 +36,29 @@ class ResourcePathTest {
         ResourcePath.Target target = ResourcePath.parse(path);
 
         assertThat(target.account()).isEqualTo(account);
+        assertThat(target.secondary()).isFalse();
         assertThat(target.resource().toString()).isEqualTo(resource.replace("\\,", ","));
+    }
+
+    @ParameterizedTest(name = "[{index}] {0}")
+    @CsvSource(delimiter = '|', value = {
+            "/acct-secondary/|Service[]",
+            "/acct-secondary|Service[]",
+            "/acct-secondary/Tables|TableCollection[]",
+            "/acct-secondary/orders()|EntityCollection[table=orders]",
+            "/acct-secondary/orders(PartitionKey='p',RowKey='r')|EntityItem[table=orders, partitionKey=p, rowKey=r]",
+            // the Python SDK's form: its secondary host in front of the primary's path
+            "/acct-secondary/acct/|Service[]",
+            "/acct-secondary/acct/orders()|EntityCollection[table=orders]",
+            // a table named like the account stays a table
+            "/acct-secondary/acct|EntityCollection[table=acct]",
+    })
+    void parsesTheSecondaryLocationOfAnAccount(String path, String resource) {
+        ResourcePath.Target target = ResourcePath.parse(path);
+
+        assertThat(target.account()).isEqualTo("acct");
+        assertThat(target.secondary()).isTrue();
+        assertThat(target.resource().toString()).isEqualTo(resource);
     }
 
     @ParameterizedTest(name = "[{index}] {0}")

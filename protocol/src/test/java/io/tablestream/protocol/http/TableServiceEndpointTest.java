@@ -57,7 +57,9 @@ class TableServiceEndpointTest {
                 },
                 Operation.GET_TABLE_ACL, (request, http) -> {
                     throw TableServiceException.of(ErrorCode.TABLE_NOT_FOUND);
-                });
+                },
+                Operation.GET_SERVICE_STATS, (request, http) -> http.result("stats of " + request.account()),
+                Operation.CREATE_TABLE, (request, http) -> http.status(201));
         Authenticator auth = (request, http) -> {
             if (http.header("Authorization") == null) {
                 throw TableServiceException.of(ErrorCode.AUTHORIZATION_FAILURE);
@@ -74,9 +76,16 @@ class TableServiceEndpointTest {
     }
 
     private HttpResponse<String> send(String method, String path, boolean signed) throws Exception {
+        return send(method, path, signed, null);
+    }
+
+    private HttpResponse<String> send(String method, String path, boolean signed, String version) throws Exception {
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + app.port() + path))
                 .method(method, HttpRequest.BodyPublishers.noBody())
                 .header("x-ms-client-request-id", "client-1");
+        if (version != null) {
+            b.header("x-ms-version", version);
+        }
         if (method.equals("POST")) {
             b.header("Content-Type", "application/json");
         }
@@ -170,5 +179,65 @@ class TableServiceEndpointTest {
 
         assertThat(r.statusCode()).isEqualTo(400);
         assertThat(r.headers().firstValue("x-ms-error-code")).hasValue("InvalidUri");
+    }
+
+    @Test
+    void servesReadsOfTheSecondaryLocationAsTheAccountsOwn() throws Exception {
+        HttpResponse<String> r = send("GET", "/acct-secondary/Tables", true);
+
+        assertThat(r.statusCode()).isEqualTo(200);
+        assertThat(r.body()).isEqualTo("tables of acct");
+    }
+
+    @Test
+    void refusesWritesToTheSecondaryLocation() throws Exception {
+        HttpResponse<String> r = send("POST", "/acct-secondary/Tables", true);
+
+        assertThat(r.statusCode()).isEqualTo(403);
+        assertThat(r.headers().firstValue("x-ms-error-code")).hasValue("InsufficientAccountPermissions");
+        assertThat(r.body()).contains("Write operations are not allowed");
+        assertThat(send("POST", "/acct/Tables", true).statusCode()).isEqualTo(201);
+    }
+
+    @Test
+    void servesServiceStatsOnTheSecondaryLocationOnly() throws Exception {
+        HttpResponse<String> secondary = send("GET", "/acct-secondary/?restype=service&comp=stats", true);
+        HttpResponse<String> primary = send("GET", "/acct/?restype=service&comp=stats", true);
+
+        assertThat(secondary.statusCode()).isEqualTo(200);
+        assertThat(secondary.body()).isEqualTo("stats of acct");
+        assertThat(primary.statusCode()).isEqualTo(400);
+        assertThat(primary.headers().firstValue("x-ms-error-code")).hasValue("InvalidQueryParameterValue");
+        assertThat(primary.headers().firstValue("Content-Type")).hasValueSatisfying(t -> assertThat(t).startsWith("application/xml"));
+        assertThat(primary.body()).contains("<Code>InvalidQueryParameterValue</Code>").contains("-secondary");
+    }
+
+    @Test
+    void echoesAServedVersion() throws Exception {
+        HttpResponse<String> r = send("GET", "/acct/t(PartitionKey='p',RowKey='r')", true, "2021-12-02");
+
+        assertThat(r.statusCode()).isEqualTo(404);
+        assertThat(r.headers().firstValue("x-ms-version")).hasValue("2021-12-02");
+    }
+
+    @Test
+    void refusesAVersionThatIsNotADateWith400InvalidHeaderValue() throws Exception {
+        for (String version : java.util.List.of("invalid", "2019-2-2", "2019-02-30", "20190202", "2019-02-02x")) {
+            HttpResponse<String> r = send("GET", "/acct/Tables", true, version);
+
+            assertThat(r.statusCode()).as(version).isEqualTo(400);
+            assertThat(r.headers().firstValue("x-ms-error-code")).as(version).hasValue("InvalidHeaderValue");
+            assertThat(r.headers().firstValue("x-ms-version")).as(version).hasValue(RequestContext.DEFAULT_VERSION);
+            assertThat(r.body()).as(version).contains("x-ms-version");
+        }
+    }
+
+    @Test
+    void refusesAVersionOlderThanJsonWith400InvalidHeaderValue() throws Exception {
+        HttpResponse<String> r = send("GET", "/acct/Tables", true, "2011-08-18");
+
+        assertThat(r.statusCode()).isEqualTo(400);
+        assertThat(r.headers().firstValue("x-ms-error-code")).hasValue("InvalidHeaderValue");
+        assertThat(r.body()).contains("2013-08-15");
     }
 }

@@ -32,6 +32,7 @@ import io.tablestream.protocol.http.ResourcePath;
 import io.tablestream.protocol.http.ResponseHeaders;
 import io.tablestream.protocol.http.TableLookup;
 import io.tablestream.protocol.xml.ServicePropertiesXml;
+import io.tablestream.protocol.xml.ServiceStatsXml;
 import io.tablestream.protocol.xml.SignedIdentifiersXml;
 import io.tablestream.query.plan.EntityQuery;
 import io.tablestream.query.plan.Page;
@@ -70,8 +71,9 @@ import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
 /**
- * The read side: Query Tables, Get Entity, Query Entities, Get Table ACL and Get Table Service
- * Properties (the last two from the registry, which every instance holds). Every instance answers
+ * The read side: Query Tables, Get Entity, Query Entities, Get Table ACL, Get Table Service
+ * Properties (the last two from the registry, which every instance holds) and Get Table Service
+ * Stats. Every instance answers
  * every read: a point read or a single-partition query is served from this instance's copy of the
  * partition or forwarded to the instance holding it ({@link ReplicaRouting}); a query over several
  * partitions is scatter-gathered — each instance holding some of the partitions reads them from the
@@ -140,6 +142,7 @@ public final class ReadHandlers {
         handlers.put(Operation.QUERY_ENTITIES, h::queryEntities);
         handlers.put(Operation.GET_TABLE_ACL, h::getTableAcl);
         handlers.put(Operation.GET_SERVICE_PROPERTIES, h::getServiceProperties);
+        handlers.put(Operation.GET_SERVICE_STATS, h::getServiceStats);
         return handlers;
     }
 
@@ -161,7 +164,7 @@ public final class ReadHandlers {
         TableName next = null;
         int examined = 0;
         scan:
-        while (true) {
+        while (top > 0) {
             List<TableRecord> chunk = registry.list(request.account(), from, 256);
             for (TableRecord t : chunk) {
                 if (page.size() >= top || examined >= TABLE_SCAN_BUDGET) {
@@ -590,6 +593,18 @@ public final class ReadHandlers {
         ResponseHeaders.standard(http, request);
         http.contentType(XML);
         http.result(body);
+    }
+
+    /**
+     * Get Table Service Stats (served on the secondary location only): the secondary location reads
+     * the primary's own stores, so replication is live and every write answered before this
+     * request is readable there.
+     */
+    void getServiceStats(RequestContext request, Context http) {
+        request.caller().authorize(Operation.GET_SERVICE_STATS, null, null, null);
+        ResponseHeaders.standard(http, request);
+        http.contentType(XML);
+        http.result(ServiceStatsXml.write(ServiceStatsXml.Status.LIVE, request.receivedAt()));
     }
 
     @FunctionalInterface

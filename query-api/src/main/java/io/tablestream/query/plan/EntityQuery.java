@@ -26,20 +26,24 @@ public record EntityQuery(Filter filter, KeyRange keys, Select select, int top,
                 EntityContinuation.fromQuery(nextPartitionKey, nextRowKey));
     }
 
-    /** {@code $top}: 1 to 1,000; absent means a full page of 1,000. */
+    /**
+     * {@code $top}: 0 to 1,000; absent means a full page of 1,000. The service answers {@code $top=0}
+     * with no entities (Azure/Azurite#1428); so do we, and with no continuation, so a client that
+     * follows continuations stops.
+     */
     public static int top(String value) {
         if (value == null) {
             return Limits.MAX_PAGE_SIZE;
         }
         try {
             int n = Integer.parseInt(value.strip());
-            if (n >= 1 && n <= Limits.MAX_PAGE_SIZE) {
+            if (n >= 0 && n <= Limits.MAX_PAGE_SIZE) {
                 return n;
             }
         } catch (NumberFormatException e) {
             // fall through
         }
         throw TableServiceException.of(ErrorCode.INVALID_INPUT,
-                "$top must be an integer from 1 to " + Limits.MAX_PAGE_SIZE + ".");
+                "$top must be an integer from 0 to " + Limits.MAX_PAGE_SIZE + ".");
     }
 }

@@ -54,7 +54,7 @@ public final class PageReader {
             throw new IllegalArgumentException("a page must be allowed at least one row, or paging never advances");
         }
         KeyRange keys = query.keys();
-        if (keys.kind() == KeyRange.Kind.EMPTY) {
+        if (keys.kind() == KeyRange.Kind.EMPTY || query.top() == 0) {
             return new Page(List.of(), Optional.empty());
         }
         ByteRange range = KeyCodec.range(tableId, keys);

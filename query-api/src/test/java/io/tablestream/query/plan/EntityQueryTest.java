@@ -20,9 +20,14 @@ class EntityQueryTest {
         assertThat(EntityQuery.top("1000")).isEqualTo(1000);
     }
 
+    @Test
+    void topMayBeZero() {
+        assertThat(EntityQuery.top("0")).isZero();
+    }
+
     @ParameterizedTest
-    @ValueSource(strings = {"0", "-1", "1001", "abc", "", "1.5", "99999999999"})
-    void rejectsATopOutsideOneToAThousand(String top) {
+    @ValueSource(strings = {"-1", "1001", "abc", "", "1.5", "99999999999"})
+    void rejectsATopOutsideZeroToAThousand(String top) {
         assertThatThrownBy(() -> EntityQuery.top(top)).isInstanceOfSatisfying(TableServiceException.class,
                 e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.INVALID_INPUT));
     }

@@ -139,6 +139,17 @@ class PageReaderTest {
     }
 
     @Test
+    void topZeroReadsNothingAndGivesNoContinuation() {
+        stores.put("a", "1", 1);
+
+        Page page = read(null, "0", null);
+
+        assertThat(page.entities()).isEmpty();
+        assertThat(page.next()).isEmpty();
+        assertThat(stores.open).isZero();
+    }
+
+    @Test
     void rowsTheCallerMayNotReadAreLeftOut() {
         stores.put("a", "1", 1);
         stores.put("b", "1", 2);

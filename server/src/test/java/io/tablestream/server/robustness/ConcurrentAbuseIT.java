@@ -36,7 +36,7 @@ class ConcurrentAbuseIT {
                 i -> client.request("POST", table).body("{\"PartitionKey\":\"p\",\"RowKey\":\"r" + i + "\",\"N\":" + i + "}"),
                 i -> client.get(table + "()?$filter=" + RawTableClient.encode("N ge 0")),
                 i -> client.request("POST", table).body("{\"PartitionKey\":\"p\",\"RowKey\":"),
-                i -> client.get(table + "()?$top=0"),
+                i -> client.get(table + "()?$top=1001"),
                 i -> client.get(table + "()?$filter=" + RawTableClient.encode("N eq")),
                 i -> client.get("Tables").unsigned(),
                 i -> client.request("PUT", table + "(PartitionKey='p',RowKey='u" + i + "')").body("{\"N\":1}"),

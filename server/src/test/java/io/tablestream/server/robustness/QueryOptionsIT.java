@@ -96,7 +96,7 @@ class QueryOptionsIT {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"0", "-1", "1001", "abc", "1.5", "", "2147483648", "1e3"})
+    @ValueSource(strings = {"-1", "1001", "abc", "1.5", "", "2147483648", "1e3"})
     void rejectsAnInvalidTop(String top) {
         assertServiceError(client.get(table + "()?$top=" + encode(top)).send(), 400, "InvalidInput");
         assertServiceError(client.get("Tables?$top=" + encode(top)).send(), 400, "InvalidInput");

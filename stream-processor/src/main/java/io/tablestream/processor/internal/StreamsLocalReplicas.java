@@ -23,6 +23,12 @@ import org.slf4j.LoggerFactory;
  * {@link KafkaStreams#allLocalStorePartitionLags()} (KIP-535). That call asks the brokers for the
  * changelogs' end offsets, so it runs on a timer of its own, never on a request or stream thread,
  * and readers see the last measurement.
+ *
+ * <p>A standby's lag is reported only once it is <em>warm</em>: once it has reached the end its
+ * changelog had when this instance first measured it. A standby just placed here (after another
+ * instance died, say) starts empty or from old local state; on a small partition its lag is small
+ * from the start, yet it lacks rows written long ago, and reads served from it would answer 404 for
+ * them. Once warm, it misses at most what was written since, within the lag bound readers accept.
  */
 public final class StreamsLocalReplicas implements LocalReplicas, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(StreamsLocalReplicas.class);
@@ -33,6 +39,10 @@ public final class StreamsLocalReplicas implements LocalReplicas, AutoCloseable 
     private final KafkaStreams streams;
     private final ScheduledExecutorService timer;
     private volatile Map<Integer, Long> lags = Map.of();
+    /** For each local standby not warm yet, the changelog end it must reach (measuring thread only). */
+    private final Map<Integer, Long> warmingTargets = new java.util.HashMap<>();
+    /** Local standbys that have been warm since they were placed here (measuring thread only). */
+    private final Set<Integer> warm = new java.util.HashSet<>();
     private volatile Tasks tasks = new Tasks(Set.of(), Set.of(), System.nanoTime() - TASKS_REUSED_NANOS);
 
     /** The partitions of the local tasks, as seen at {@code seenAt}. */
@@ -57,9 +67,23 @@ public final class StreamsLocalReplicas implements LocalReplicas, AutoCloseable 
             return;
         }
         try {
+            Set<Integer> standbys = standby();
             Map<Integer, LagInfo> entities = streams.allLocalStorePartitionLags().getOrDefault(StoreNames.ENTITIES, Map.of());
+            warmingTargets.keySet().retainAll(standbys);
+            warm.retainAll(standbys);
             Map<Integer, Long> measured = new TreeMap<>();
-            entities.forEach((partition, info) -> measured.put(partition, Math.max(0, info.offsetLag())));
+            entities.forEach((partition, info) -> {
+                if (standbys.contains(partition) && !warm.contains(partition)) {
+                    // A changelog ends with a transaction marker the standby's position never passes.
+                    long target = warmingTargets.computeIfAbsent(partition, p -> info.endOffsetPosition() - 1);
+                    if (info.currentOffsetPosition() < target) {
+                        return; // still catching up with what was there when it was placed here
+                    }
+                    warm.add(partition);
+                    warmingTargets.remove(partition);
+                }
+                measured.put(partition, Math.max(0, info.offsetLag()));
+            });
             lags = Map.copyOf(measured);
         } catch (RuntimeException e) {
             // The brokers did not answer in time, or Streams is changing state: keep the last measurement.

@@ -189,7 +189,7 @@ public final class CommittedKeyValueStore implements KeyValueStore<Bytes, byte[]
 
     /** Writes the pending values and {@code changelogOffsets} in one batch; empties the pending values. */
     private void persist(Map<TopicPartition, Long> changelogOffsets, boolean forgetAllOffsets) {
-        NavigableMap<Bytes, Pending> snapshot = new TreeMap<>(pending);
+        NavigableMap<Bytes, Pending> snapshot = copy(pending);
         try (WriteBatch batch = new WriteBatch()) {
             for (Map.Entry<Bytes, Pending> e : snapshot.entrySet()) {
                 if (e.getValue().value() == null) {
@@ -352,7 +352,7 @@ public final class CommittedKeyValueStore implements KeyValueStore<Bytes, byte[]
         }
         // The pending values first, the files second: a commit in between moves values from the first
         // to the second, so they are seen in one or the other (or both), never in neither.
-        NavigableMap<Bytes, Pending> overlay = new TreeMap<>(bounded(from, to));
+        NavigableMap<Bytes, Pending> overlay = copy(bounded(from, to));
         synchronized (lifecycle) {
             requireOpen();
             RocksIterator cursor = db.newIterator(data);
@@ -361,6 +361,18 @@ public final class CommittedKeyValueStore implements KeyValueStore<Bytes, byte[]
             openIterators.add(it);
             return it;
         }
+    }
+
+    /**
+     * A copy of a view of the pending writes, entry by entry: the stream thread may change them
+     * meanwhile (TreeMap's copy constructor reads the size first and fails when entries go).
+     */
+    private static NavigableMap<Bytes, Pending> copy(NavigableMap<Bytes, Pending> view) {
+        NavigableMap<Bytes, Pending> copy = new TreeMap<>();
+        for (Map.Entry<Bytes, Pending> e : view.entrySet()) {
+            copy.put(e.getKey(), e.getValue());
+        }
+        return copy;
     }
 
     private NavigableMap<Bytes, Pending> bounded(Bytes from, Bytes to) {

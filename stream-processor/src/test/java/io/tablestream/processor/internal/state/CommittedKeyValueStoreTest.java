@@ -149,4 +149,40 @@ class CommittedKeyValueStoreTest {
         assertThat(store.onDisk()).containsKey(key("a"));
         assertThat(store.committedOffset(CHANGELOG)).isEqualTo(12L);
     }
+
+    @Test
+    void readersScanWhileTheStreamThreadWritesAndCommits() throws Exception {
+        CommittedKeyValueStore store = open();
+        java.util.concurrent.atomic.AtomicBoolean done = new java.util.concurrent.atomic.AtomicBoolean();
+        java.util.concurrent.atomic.AtomicReference<Throwable> failure = new java.util.concurrent.atomic.AtomicReference<>();
+        Thread streamThread = new Thread(() -> {
+            try {
+                for (int i = 0; i < 20_000; i++) {
+                    store.put(key(String.format("k%05d", i % 500)), value("v" + i));
+                    if (i % 7 == 0) {
+                        store.delete(key(String.format("k%05d", (i * 31) % 500)));
+                    }
+                    if (i % 50 == 0) {
+                        TransactionBoundStores.committed(Map.of(CHANGELOG, (long) i));
+                    }
+                }
+            } catch (Throwable t) {
+                failure.compareAndSet(null, t);
+            } finally {
+                done.set(true);
+            }
+        });
+        streamThread.start();
+        int scans = 0;
+        while (!done.get()) {
+            List<String> seen = keys(store.range(key("k00100"), key("k00300")));
+            List<String> sorted = new ArrayList<>(seen);
+            java.util.Collections.sort(sorted);
+            assertThat(seen).isEqualTo(sorted);
+            scans++;
+        }
+        streamThread.join();
+        assertThat(failure.get()).isNull();
+        assertThat(scans).isPositive();
+    }
 }

@@ -24,15 +24,15 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /** How the authenticator picks a scheme, anonymous access, and what its errors never say. */
-class AuthenticatorTest {
+class AuthenticationTest {
     static final TableName T = TableName.of("mytable");
 
     static SignedRequest unsigned(String path) {
         return SignedRequest.builder().method("GET").rawPath(path).rawQuery("$filter=x").build();
     }
 
-    static Authenticator anonymousAllowed() {
-        return new Authenticator(AccountKeys.emulator(), StoredAccessPolicies.NONE, clockAt(NOW),
+    static Authentication anonymousAllowed() {
+        return new Authentication(AccountKeys.emulator(), StoredAccessPolicies.NONE, clockAt(NOW),
                 AuthenticationSettings.defaults().withAnonymousAccess(true));
     }
 
@@ -121,13 +121,15 @@ class AuthenticatorTest {
     }
 
     @Test
-    void comparesSignaturesWithMessageDigestIsEqual() {
-        // the constant-time comparison itself is checked by reading Authenticator.signatureMatches;
+    void comparesSignaturesExactly() {
+        // the constant-time comparison itself is checked by reading AccountKey.signed;
         // here: it is exact, not a prefix or case-insensitive match
-        assertThat(Authenticator.signatureMatches("abc=", "abc=")).isTrue();
-        assertThat(Authenticator.signatureMatches("abc=", "abc")).isFalse();
-        assertThat(Authenticator.signatureMatches("abc=", "ABC=")).isFalse();
-        assertThat(Authenticator.signatureMatches("abc=", "abc==")).isFalse();
-        assertThat(Authenticator.signatureMatches("abc=", "")).isFalse();
+        AccountKey key = new AccountKey("key1", new byte[] {1, 2, 3});
+        String signature = key.sign("GET\n/a/b");
+        assertThat(key.signed("GET\n/a/b", signature)).isTrue();
+        assertThat(key.signed("GET\n/a/b", signature.substring(0, signature.length() - 1))).isFalse();
+        assertThat(key.signed("GET\n/a/b", signature.toLowerCase(java.util.Locale.ROOT))).isFalse();
+        assertThat(key.signed("GET\n/a/b", signature + "=")).isFalse();
+        assertThat(key.signed("GET\n/a/b", "")).isFalse();
     }
 }

@@ -1,0 +1,59 @@
+package io.tablestream.protocol.http;
+
+import io.tablestream.core.error.ErrorCode;
+import io.tablestream.core.error.TableServiceException;
+import java.time.LocalDate;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
+import java.time.format.ResolverStyle;
+
+/**
+ * The {@code x-ms-version} a request names: a service version is a date written {@code YYYY-MM-DD}
+ * ("Versioning for the Azure Storage services"). Tablestream speaks the JSON protocol, which the
+ * service has had since {@value #FIRST_JSON_VERSION}; a version that is not a valid date, or is
+ * older than that, is refused with 400 InvalidHeaderValue. A request without the header is served
+ * as {@value RequestContext#DEFAULT_VERSION} (the version the SDKs send).
+ */
+public final class ServiceVersion {
+    /** The first service version whose Table service speaks JSON. */
+    public static final String FIRST_JSON_VERSION = "2013-08-15";
+    private static final DateTimeFormatter FORMAT = DateTimeFormatter.ofPattern("uuuu-MM-dd")
+            .withResolverStyle(ResolverStyle.STRICT);
+
+    private ServiceVersion() {
+    }
+
+    /** Whether {@code header} (null when absent) is a version Tablestream serves, or absent. */
+    public static boolean isServed(String header) {
+        return header == null || header.isBlank() || parses(header) && header.compareTo(FIRST_JSON_VERSION) >= 0;
+    }
+
+    /**
+     * @throws TableServiceException 400 InvalidHeaderValue for a version that is not {@code YYYY-MM-DD}, or older
+     *     than {@value #FIRST_JSON_VERSION}
+     */
+    public static void require(String header) {
+        if (isServed(header)) {
+            return;
+        }
+        if (!parses(header)) {
+            throw TableServiceException.of(ErrorCode.INVALID_HEADER_VALUE, "The value of the x-ms-version header is"
+                    + " not a service version: versions are dates written YYYY-MM-DD, e.g. "
+                    + RequestContext.DEFAULT_VERSION + ".");
+        }
+        throw TableServiceException.of(ErrorCode.INVALID_HEADER_VALUE, "The service version " + header
+                + " predates the JSON protocol; this service speaks versions from " + FIRST_JSON_VERSION + " on.");
+    }
+
+    private static boolean parses(String header) {
+        if (header.length() != 10) {
+            return false;
+        }
+        try {
+            LocalDate.parse(header, FORMAT);
+            return true;
+        } catch (DateTimeParseException e) {
+            return false;
+        }
+    }
+}
