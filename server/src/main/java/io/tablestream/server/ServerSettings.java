@@ -75,9 +75,11 @@ public final class ServerSettings {
                     + " brokers abort it this long after it began, so in a cluster it bounds how soon writes answer again"
                     + " after a crash (5000 in compose.yaml and run-cluster.sh); a broker outage longer than it fences the"
                     + " processor, which then rejoins its group.");
-    public static final Setting<Integer> STANDBY_MAX_LAG = Setting.integer("standby-max-lag", 10_000,
-            "How many records a standby replica may be behind its changelog and still serve reads while the"
-                    + " partition's active copy is unavailable (reads carrying a session token never use standbys).");
+    public static final Setting<Integer> STANDBY_MAX_LAG = Setting.integer("standby-max-lag", 0,
+            "How many client writes on a partition's command log a standby replica may not have applied yet and"
+                    + " still serve reads while the partition's active copy is unavailable; 0 (the default) serves only"
+                    + " standbys holding every write answered so far, larger values trade that for availability during"
+                    + " a fail-over (reads carrying a session token never use standbys).");
     public static final Setting<Integer> FORWARD_TIMEOUT_MS = Setting.integer("forward-timeout-ms", 5_000,
             "How long a read forwarded to another instance may take (connecting: at most 1 s) before another copy"
                     + " of the partition is tried.");

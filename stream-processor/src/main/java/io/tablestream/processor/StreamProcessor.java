@@ -17,12 +17,15 @@ import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.streams.CloseOptions;
@@ -42,7 +45,7 @@ public final class StreamProcessor implements AutoCloseable {
     private static final int MAX_THREAD_FAILURES = 5;
     private static final Duration FAILURE_WINDOW = Duration.ofMinutes(1);
     /** How often the lags of this instance's store replicas are measured (a request to the brokers). */
-    private static final Duration LAG_REFRESH = Duration.ofSeconds(1);
+    private static final Duration LAG_REFRESH = Duration.ofMillis(250);
 
     private final StreamProcessorConfig config;
     private final Topics topics;
@@ -79,7 +82,8 @@ public final class StreamProcessor implements AutoCloseable {
                 new CommitNotifyingClientSupplier());
         this.streams.setUncaughtExceptionHandler(this::onThreadFailure);
         this.entities = new StreamsEntityStore(streams, config.clock(), settings.appliedOffsets());
-        this.replicas = new StreamsLocalReplicas(streams, LAG_REFRESH);
+        this.replicas = new StreamsLocalReplicas(streams, LAG_REFRESH,
+                clientSettings(config, ConsumerConfig.configNames(), "lag-reader"), topics.commands().name());
         this.registry = new StreamsTableRegistry(streams, settings.registryEvents());
     }
 
@@ -145,14 +149,23 @@ public final class StreamProcessor implements AutoCloseable {
      * settings an admin client takes (security settings above all).
      */
     private static Map<String, Object> adminSettings(StreamProcessorConfig config) {
+        return clientSettings(config, AdminClientConfig.configNames(), "admin");
+    }
+
+    /**
+     * Settings of one of the processor's own clients: the cluster's address and whichever of the
+     * configured client settings that kind of client takes ({@code names}), with a client id ending
+     * in {@code role}.
+     */
+    private static Map<String, Object> clientSettings(StreamProcessorConfig config, Set<String> names, String role) {
         Map<String, Object> settings = new java.util.HashMap<>();
         config.overrides().forEach((k, v) -> {
-            if (AdminClientConfig.configNames().contains(k)) {
+            if (names.contains(k)) {
                 settings.put(k, v);
             }
         });
-        settings.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
-        settings.put(AdminClientConfig.CLIENT_ID_CONFIG, config.topicPrefix() + "-" + config.instanceId() + "-admin");
+        settings.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
+        settings.put(CommonClientConfigs.CLIENT_ID_CONFIG, config.topicPrefix() + "-" + config.instanceId() + "-" + role);
         return settings;
     }
 

@@ -3,6 +3,7 @@ package io.tablestream.processor.internal;
 import io.tablestream.core.model.EdmDateTime;
 import java.nio.ByteBuffer;
 import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 
 /**
  * A task's own bookkeeping, kept in a change-logged store so it survives restarts and moves with
@@ -76,6 +77,18 @@ final class TaskState {
     }
 
     private long read(String key, long absent) {
+        return read(store, key, absent);
+    }
+
+    /**
+     * The offset of the last command applied by the copy of a task's bookkeeping {@code store}
+     * (a standby's, read through an interactive query), or -1 before the first.
+     */
+    static long appliedOffset(ReadOnlyKeyValueStore<String, byte[]> store) {
+        return read(store, APPLIED_OFFSET, -1L);
+    }
+
+    private static long read(ReadOnlyKeyValueStore<String, byte[]> store, String key, long absent) {
         byte[] v = store.get(key);
         return v == null ? absent : ByteBuffer.wrap(v).getLong();
     }
