@@ -33,7 +33,11 @@ public final class ServerSettings {
     public static final Setting<Integer> STANDBY_REPLICAS = Setting.integer("standby-replicas", 0,
             "Warm copies of each store kept on other instances, for fast fail-over.");
     public static final Setting<Integer> COMMIT_INTERVAL_MS = Setting.integer("commit-interval-ms", 100,
-            "Longest a task goes without committing; a write someone waits for is committed right away.");
+            "Longest a task goes without committing (the change feed's latency). Table changes are committed right"
+                    + " away; so is every awaited write when answer-at-decision is off.");
+    public static final Setting<Boolean> ANSWER_AT_DECISION = Setting.flag("answer-at-decision", true,
+            "Answer a sync write as soon as its outcome is decided (decisions are deterministic, so a replay after a"
+                    + " crash decides the same), committing in groups; false waits for each write's commit (slower).");
     public static final Setting<String> INSTANCE_ID = Setting.text("instance-id", "node-1",
             "Stable name of this instance: its static membership in the processor's consumer group when it keeps no"
                     + " standby replicas (with standbys, membership is dynamic so they take over at once after a crash).");
@@ -71,9 +75,11 @@ public final class ServerSettings {
                     + " brokers abort it this long after it began, so in a cluster it bounds how soon writes answer again"
                     + " after a crash (5000 in compose.yaml and run-cluster.sh); a broker outage longer than it fences the"
                     + " processor, which then rejoins its group.");
-    public static final Setting<Integer> STANDBY_MAX_LAG = Setting.integer("standby-max-lag", 10_000,
-            "How many records a standby replica may be behind its changelog and still serve reads while the"
-                    + " partition's active copy is unavailable (reads carrying a session token never use standbys).");
+    public static final Setting<Integer> STANDBY_MAX_LAG = Setting.integer("standby-max-lag", 0,
+            "How many client writes on a partition's command log a standby replica may not have applied yet and"
+                    + " still serve reads while the partition's active copy is unavailable; 0 (the default) serves only"
+                    + " standbys holding every write answered so far, larger values trade that for availability during"
+                    + " a fail-over (reads carrying a session token never use standbys).");
     public static final Setting<Integer> FORWARD_TIMEOUT_MS = Setting.integer("forward-timeout-ms", 5_000,
             "How long a read forwarded to another instance may take (connecting: at most 1 s) before another copy"
                     + " of the partition is tried.");
@@ -85,7 +91,8 @@ public final class ServerSettings {
 
     public static final List<Setting<?>> ALL = List.of(HOST, PORT, DATA_DIR, KAFKA_BOOTSTRAP_SERVERS, KAFKA_PORT,
             KAFKA_CONTROLLER_PORT, KAFKA_STARTUP_TIMEOUT_MS, PROCESSOR_STARTUP_TIMEOUT_MS, TOPIC_PREFIX,
-            PARTITIONS, REPLICATION_FACTOR, STREAM_THREADS, STANDBY_REPLICAS, COMMIT_INTERVAL_MS, INSTANCE_ID,
+            PARTITIONS, REPLICATION_FACTOR, STREAM_THREADS, STANDBY_REPLICAS, COMMIT_INTERVAL_MS, ANSWER_AT_DECISION,
+            INSTANCE_ID,
             ADVERTISED_ADDRESS, ACCOUNTS, EMULATOR_ACCOUNT, ANONYMOUS_ACCESS, WRITE_TIMEOUT_MS, SESSION_TIMEOUT_MS,
             QUERY_ROW_BUDGET, MAX_REQUEST_BYTES, GROUP_SESSION_TIMEOUT_MS, GROUP_HEARTBEAT_INTERVAL_MS,
             TRANSACTION_TIMEOUT_MS, STANDBY_MAX_LAG, FORWARD_TIMEOUT_MS);

@@ -17,12 +17,15 @@ import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.streams.CloseOptions;
@@ -42,7 +45,7 @@ public final class StreamProcessor implements AutoCloseable {
     private static final int MAX_THREAD_FAILURES = 5;
     private static final Duration FAILURE_WINDOW = Duration.ofMinutes(1);
     /** How often the lags of this instance's store replicas are measured (a request to the brokers). */
-    private static final Duration LAG_REFRESH = Duration.ofSeconds(1);
+    private static final Duration LAG_REFRESH = Duration.ofMillis(250);
 
     private final StreamProcessorConfig config;
     private final Topics topics;
@@ -56,7 +59,7 @@ public final class StreamProcessor implements AutoCloseable {
     private final Admin admin;
     private final ScheduledExecutorService repairs;
 
-    private StreamProcessor(StreamProcessorConfig config, ApplyObserver observer) {
+    private StreamProcessor(StreamProcessorConfig config, ApplyObserver observer, WriteAnswers answers) {
         this.config = config;
         this.topics = Topics.withPrefix(config.topicPrefix());
         this.admin = Admin.create(adminSettings(config));
@@ -73,12 +76,14 @@ public final class StreamProcessor implements AutoCloseable {
             return t;
         });
         this.settings = new ProcessorSettings(topics, commandPartitions, Duration.ofSeconds(1), 1000,
-                Duration.ofSeconds(5), 5000, config.clock(), new AppliedOffsets(), new RegistryEvents(), observer);
+                Duration.ofSeconds(5), 5000, config.clock(), new AppliedOffsets(), new RegistryEvents(), observer,
+                answers);
         this.streams = new KafkaStreams(TablestreamTopology.build(settings), streamsProperties(config),
                 new CommitNotifyingClientSupplier());
         this.streams.setUncaughtExceptionHandler(this::onThreadFailure);
-        this.entities = new StreamsEntityStore(streams, config.clock());
-        this.replicas = new StreamsLocalReplicas(streams, LAG_REFRESH);
+        this.entities = new StreamsEntityStore(streams, config.clock(), settings.appliedOffsets());
+        this.replicas = new StreamsLocalReplicas(streams, LAG_REFRESH,
+                clientSettings(config, ConsumerConfig.configNames(), "lag-reader"), topics.commands().name());
         this.registry = new StreamsTableRegistry(streams, settings.registryEvents());
     }
 
@@ -89,7 +94,16 @@ public final class StreamProcessor implements AutoCloseable {
 
     /** As {@link #start(StreamProcessorConfig, Duration)}, telling {@code observer} of every applied change. */
     public static StreamProcessor start(StreamProcessorConfig config, Duration timeout, ApplyObserver observer) {
-        StreamProcessor processor = new StreamProcessor(config, observer);
+        return start(config, timeout, observer, WriteAnswers.atDecision(WriteAnswers.Handoff.NONE));
+    }
+
+    /**
+     * As {@link #start(StreamProcessorConfig, Duration, ApplyObserver)}, answering writes as
+     * {@code answers} says (by default at decision, with no waiter in this process).
+     */
+    public static StreamProcessor start(StreamProcessorConfig config, Duration timeout, ApplyObserver observer,
+                                        WriteAnswers answers) {
+        StreamProcessor processor = new StreamProcessor(config, observer, answers);
         try {
             processor.startAndAwaitRunning(timeout);
         } catch (RuntimeException e) {
@@ -135,14 +149,23 @@ public final class StreamProcessor implements AutoCloseable {
      * settings an admin client takes (security settings above all).
      */
     private static Map<String, Object> adminSettings(StreamProcessorConfig config) {
+        return clientSettings(config, AdminClientConfig.configNames(), "admin");
+    }
+
+    /**
+     * Settings of one of the processor's own clients: the cluster's address and whichever of the
+     * configured client settings that kind of client takes ({@code names}), with a client id ending
+     * in {@code role}.
+     */
+    private static Map<String, Object> clientSettings(StreamProcessorConfig config, Set<String> names, String role) {
         Map<String, Object> settings = new java.util.HashMap<>();
         config.overrides().forEach((k, v) -> {
-            if (AdminClientConfig.configNames().contains(k)) {
+            if (names.contains(k)) {
                 settings.put(k, v);
             }
         });
-        settings.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
-        settings.put(AdminClientConfig.CLIENT_ID_CONFIG, config.topicPrefix() + "-" + config.instanceId() + "-admin");
+        settings.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
+        settings.put(CommonClientConfigs.CLIENT_ID_CONFIG, config.topicPrefix() + "-" + config.instanceId() + "-" + role);
         return settings;
     }
 
@@ -161,15 +184,35 @@ public final class StreamProcessor implements AutoCloseable {
             }
         });
         streams.start();
+        long deadline = System.nanoTime() + timeout.toNanos();
         try {
             if (!running.await(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
                 throw new IllegalStateException("The stream processor did not reach RUNNING within " + timeout
                         + " (state " + streams.state() + ")");
             }
+            awaitReadable(deadline);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("Interrupted while starting the stream processor", e);
         }
+    }
+
+    /**
+     * Waits (startup only, bounded) until every local task has replayed what its partition held
+     * when it started, so the first reads after a start are not refused while the tasks catch up.
+     */
+    private void awaitReadable(long deadlineNanos) throws InterruptedException {
+        while (System.nanoTime() < deadlineNanos) {
+            boolean all = true;
+            for (int partition : replicas.active()) {
+                all &= settings.appliedOffsets().readable(partition);
+            }
+            if (all) {
+                return;
+            }
+            Thread.sleep(10);
+        }
+        LOG.warn("Some tasks are still catching up after start; their reads answer ServerBusy until they have");
     }
 
     /** {@code processing.exception.handler.global.enabled} (a deprecated name: 5.0 drops it and enables it). */

@@ -44,7 +44,7 @@ public final class StreamsKeyLocator implements KeyLocator {
 
     /**
      * @param self this instance as the others reach it, or null on a single node
-     * @param standbyMaxLag how many records a standby may be behind and still serve reads
+     * @param standbyMaxLag how many client writes a standby may lack ({@link LocalReplicas#lag}) and still serve reads
      */
     public StreamsKeyLocator(KafkaStreams streams, LocalReplicas local, String commandsTopic, int partitions,
                              Instance self, long standbyMaxLag) {

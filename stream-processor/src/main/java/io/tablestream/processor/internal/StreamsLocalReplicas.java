@@ -2,6 +2,7 @@ package io.tablestream.processor.internal;
 
 import io.tablestream.processor.store.LocalReplicas;
 import io.tablestream.processor.store.StoreNames;
+import io.tablestream.processor.store.StoreReplica;
 import java.time.Duration;
 import java.util.Map;
 import java.util.OptionalLong;
@@ -15,6 +16,7 @@ import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.LagInfo;
 import org.apache.kafka.streams.TaskMetadata;
 import org.apache.kafka.streams.ThreadMetadata;
+import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -29,6 +31,12 @@ import org.slf4j.LoggerFactory;
  * instance died, say) starts empty or from old local state; on a small partition its lag is small
  * from the start, yet it lacks rows written long ago, and reads served from it would answer 404 for
  * them. Once warm, it misses at most what was written since, within the lag bound readers accept.
+ *
+ * <p>A warm standby's lag is counted in client writes on the command log that it has not applied
+ * ({@link UnappliedCommands}), not in changelog records: writes are answered before the active
+ * commits them, so a standby can be at the end of its changelog and still lack answered writes (the
+ * active's open transaction, or, after the active died, everything since its last commit, until
+ * the new active has replayed it). A standby whose lag cannot be told is not reported.
  */
 public final class StreamsLocalReplicas implements LocalReplicas, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(StreamsLocalReplicas.class);
@@ -38,6 +46,8 @@ public final class StreamsLocalReplicas implements LocalReplicas, AutoCloseable 
 
     private final KafkaStreams streams;
     private final ScheduledExecutorService timer;
+    /** Used by the measuring thread only. */
+    private final UnappliedCommands unapplied;
     private volatile Map<Integer, Long> lags = Map.of();
     /** For each local standby not warm yet, the changelog end it must reach (measuring thread only). */
     private final Map<Integer, Long> warmingTargets = new java.util.HashMap<>();
@@ -49,9 +59,15 @@ public final class StreamsLocalReplicas implements LocalReplicas, AutoCloseable 
     private record Tasks(Set<Integer> active, Set<Integer> standby, long seenAt) {
     }
 
-    /** @param refresh how often the lags are measured */
-    public StreamsLocalReplicas(KafkaStreams streams, Duration refresh) {
+    /**
+     * @param refresh how often the lags are measured
+     * @param consumerSettings the settings of a consumer of the command log (address, security)
+     * @param commandsTopic the command log's topic
+     */
+    public StreamsLocalReplicas(KafkaStreams streams, Duration refresh, Map<String, Object> consumerSettings,
+                                String commandsTopic) {
         this.streams = streams;
+        this.unapplied = new UnappliedCommands(consumerSettings, commandsTopic);
         this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "replica-lags");
             t.setDaemon(true);
@@ -72,6 +88,7 @@ public final class StreamsLocalReplicas implements LocalReplicas, AutoCloseable 
             warmingTargets.keySet().retainAll(standbys);
             warm.retainAll(standbys);
             Map<Integer, Long> measured = new TreeMap<>();
+            Map<Integer, Long> warmStandbys = new TreeMap<>(); // partition → the last command its copy applied
             entities.forEach((partition, info) -> {
                 if (standbys.contains(partition) && !warm.contains(partition)) {
                     // A changelog ends with a transaction marker the standby's position never passes.
@@ -82,12 +99,34 @@ public final class StreamsLocalReplicas implements LocalReplicas, AutoCloseable 
                     warm.add(partition);
                     warmingTargets.remove(partition);
                 }
-                measured.put(partition, Math.max(0, info.offsetLag()));
+                if (standbys.contains(partition)) {
+                    appliedOffset(partition).ifPresent(offset -> warmStandbys.put(partition, offset));
+                } else {
+                    measured.put(partition, Math.max(0, info.offsetLag()));
+                }
             });
+            try {
+                measured.putAll(unapplied.count(warmStandbys));
+            } catch (RuntimeException e) {
+                // the command log did not answer in time: no standby is known to be complete
+                LOG.debug("Could not count the writes the standbys lack: {}", e.toString());
+            }
             lags = Map.copyOf(measured);
         } catch (RuntimeException e) {
             // The brokers did not answer in time, or Streams is changing state: keep the last measurement.
             LOG.debug("Could not measure the local replicas' lags: {}", e.toString());
+        }
+    }
+
+    /** The offset of the last command the local standby of {@code partition} applied; empty when it cannot be read now. */
+    private OptionalLong appliedOffset(int partition) {
+        try {
+            ReadOnlyKeyValueStore<String, byte[]> meta = QueryableStores.keyValue(streams, StoreNames.TASK_META,
+                    partition, StoreReplica.ACTIVE_OR_STANDBY);
+            return OptionalLong.of(TaskState.appliedOffset(meta));
+        } catch (RuntimeException e) {
+            LOG.debug("Could not read what standby {} applied: {}", partition, e.toString());
+            return OptionalLong.empty();
         }
     }
 
@@ -147,5 +186,15 @@ public final class StreamsLocalReplicas implements LocalReplicas, AutoCloseable 
     @Override
     public void close() {
         timer.shutdownNow();
+        try {
+            if (!timer.awaitTermination(5, TimeUnit.SECONDS)) {
+                LOG.warn("The replica-lag measurement did not stop within 5 s");
+                return; // its consumer is still in use: leave it to the JVM's exit
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return;
+        }
+        unapplied.close();
     }
 }

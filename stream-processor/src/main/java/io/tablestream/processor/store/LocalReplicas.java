@@ -16,9 +16,10 @@ public interface LocalReplicas {
     Set<Integer> standby();
 
     /**
-     * Records the local copy of {@code partition} is behind its changelog's end, as last measured
-     * (measured in the background, about every second); empty when this instance holds no copy or
-     * has not measured it yet. An active store that runs is 0.
+     * How far behind the local copy of {@code partition} is, as last measured in the background
+     * (every 250 ms): for a standby, the client writes on the command log it has not applied; for
+     * an active store, the records it is behind its changelog's end (0 once it runs). Empty when
+     * this instance holds no copy, or has not measured it (a standby not warm yet).
      */
     OptionalLong lag(int partition);
 
