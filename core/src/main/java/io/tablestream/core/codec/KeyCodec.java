@@ -141,6 +141,20 @@ public final class KeyCodec {
         return lowerBound(withString(table, partitionKey, TERMINATOR), rowKey, true);
     }
 
+    /**
+     * The store key just past the entity (PartitionKey, RowKey) of table {@code tableId}: the
+     * exclusive end of a descending scan that resumes at (and includes) that entity (see
+     * {@link ByteRange#endingBefore}).
+     */
+    public static byte[] resumeDescendingAt(long tableId, String partitionKey, String rowKey) {
+        byte[] table = tablePrefix(tableId);
+        int nul = partitionKey.indexOf('\0');
+        if (nul >= 0) {
+            return withString(table, partitionKey.substring(0, nul), PAST);
+        }
+        return upperBound(withString(table, partitionKey, TERMINATOR), rowKey, true);
+    }
+
     private static ByteRange between(byte[] prefix, StringRange range) {
         byte[] from = range.lower() == null ? prefix : lowerBound(prefix, range.lower(), range.lowerInclusive());
         byte[] to = range.upper() == null ? successor(prefix) : upperBound(prefix, range.upper(), range.upperInclusive());

@@ -13,6 +13,7 @@ import io.tablestream.core.error.ErrorCode;
 import io.tablestream.core.error.TableServiceException;
 import io.tablestream.core.filter.Filter;
 import io.tablestream.core.filter.KeyRange;
+import io.tablestream.core.filter.OrderBy;
 import io.tablestream.core.filter.Select;
 import io.tablestream.core.model.EdmString;
 import io.tablestream.core.model.Entity;
@@ -222,7 +223,7 @@ public final class ReadHandlers {
         TableRecord table = tables.require(request.account(), tableName);
         request.caller().authorize(Operation.QUERY_ENTITIES, table.name().value(), null, null);
         EntityQuery query = EntityQuery.of(http.queryParam("$filter"), http.queryParam("$select"),
-                http.queryParam("$top"), http.queryParam("NextPartitionKey"), http.queryParam("NextRowKey"),
+                http.queryParam("$top"), http.queryParam(OrderBy.PARAMETER), http.queryParam("NextPartitionKey"), http.queryParam("NextRowKey"),
                 request.caller().readableKeys(table.name().value()));
         MetadataLevel level = ODataResponses.level(http);
         ODataContext odata = ODataResponses.context(http, request).withTable(table.name());

@@ -21,7 +21,8 @@ import java.util.function.Predicate;
 
 /**
  * Reads one page of a query from this instance's stores: a k-way merge, in (PartitionKey, RowKey)
- * order, of one sorted cursor per partition it is given (the router decides which partitions are
+ * order (or, for a descending query of one partition, its one cursor backwards), of one sorted
+ * cursor per partition it is given (the router decides which partitions are
  * read here, and which copy). Bounded work: a page ends at {@code top} matches, at the row budget
  * (so a filter that matches nothing cannot scan a whole table in one request) or at the byte
  * budget; the continuation is then the exact next key, so paging never skips or repeats a row.
@@ -59,13 +60,15 @@ public final class PageReader {
         }
         ByteRange range = KeyCodec.range(tableId, keys);
         if (query.resumeAt().isPresent()) {
-            range = range.startingAt(query.resumeAt().get().resumeKey(tableId));
+            EntityContinuation resume = query.resumeAt().get();
+            range = query.order().descending() ? range.endingBefore(resume.resumeDescendingKey(tableId))
+                    : range.startingAt(resume.resumeKey(tableId));
         }
-        PriorityQueue<Head> heads = new PriorityQueue<>(Comparator.comparing(h -> h.current, Page.KEY_ORDER));
+        PriorityQueue<Head> heads = new PriorityQueue<>(Comparator.comparing(h -> h.current, query.entityOrder()));
         List<CloseableIterator<StoredEntity>> cursors = new ArrayList<>(partitions.size());
         try {
             for (int p : partitions) {
-                CloseableIterator<StoredEntity> cursor = store.scan(replicaOf.apply(p), p, range);
+                CloseableIterator<StoredEntity> cursor = store.scan(replicaOf.apply(p), p, range, query.order());
                 cursors.add(cursor);
                 if (cursor.hasNext()) {
                     heads.add(new Head(cursor, cursor.next().entity()));

@@ -4,6 +4,7 @@ import io.tablestream.core.codec.ByteRange;
 import io.tablestream.core.codec.KeyCodec;
 import io.tablestream.core.model.EdmDateTime;
 import io.tablestream.core.model.EntityKey;
+import io.tablestream.core.model.KeyOrder;
 import io.tablestream.core.model.StoredEntity;
 import io.tablestream.core.error.ErrorCode;
 import io.tablestream.core.error.TableServiceException;
@@ -67,14 +68,17 @@ public final class StreamsEntityStore implements EntityStore {
     }
 
     @Override
-    public CloseableIterator<StoredEntity> scan(StoreReplica replica, int partition, ByteRange range) {
+    public CloseableIterator<StoredEntity> scan(StoreReplica replica, int partition, ByteRange range, KeyOrder order) {
         if (range.isEmpty()) {
-            return new Cursor(null, range, EdmDateTime.of(clock.instant()));
+            return new Cursor(null, range, false, EdmDateTime.of(clock.instant()));
         }
         ReadOnlyKeyValueStore<Bytes, byte[]> store = store(replica, partition);
         try {
-            return new Cursor(store.range(Bytes.wrap(range.fromInclusive()), Bytes.wrap(range.toExclusive())), range,
-                    EdmDateTime.of(clock.instant()));
+            // Both bounds of range() and reverseRange() are inclusive: the cursor drops the exclusive end.
+            Bytes from = Bytes.wrap(range.fromInclusive());
+            Bytes to = Bytes.wrap(range.toExclusive());
+            return new Cursor(order.descending() ? store.reverseRange(from, to) : store.range(from, to), range,
+                    order.descending(), EdmDateTime.of(clock.instant()));
         } catch (InvalidStateStoreException e) {
             throw QueryableStores.translate(e);
         }
@@ -84,13 +88,15 @@ public final class StreamsEntityStore implements EntityStore {
     private static final class Cursor implements CloseableIterator<StoredEntity> {
         private final KeyValueIterator<Bytes, byte[]> it;
         private final ByteRange range;
+        private final boolean descending;
         private final EdmDateTime now;
         private StoredEntity next;
         private boolean done;
 
-        Cursor(KeyValueIterator<Bytes, byte[]> it, ByteRange range, EdmDateTime now) {
+        Cursor(KeyValueIterator<Bytes, byte[]> it, ByteRange range, boolean descending, EdmDateTime now) {
             this.it = it;
             this.range = range;
+            this.descending = descending;
             this.now = now;
             this.done = it == null;
         }
@@ -105,7 +111,11 @@ public final class StreamsEntityStore implements EntityStore {
                 KeyValue<Bytes, byte[]> kv = it.next();
                 byte[] key = kv.key.get();
                 if (!range.contains(key)) {
-                    done = true; // only the inclusive upper bound of range() can be outside
+                    // only the inclusive upper bound can be outside: the last key ascending, the first descending
+                    if (descending) {
+                        continue;
+                    }
+                    done = true;
                     break;
                 }
                 EntityKey k = KeyCodec.decode(key);

@@ -2,6 +2,7 @@ package io.tablestream.processor.store;
 
 import io.tablestream.core.codec.ByteRange;
 import io.tablestream.core.model.EntityKey;
+import io.tablestream.core.model.KeyOrder;
 import io.tablestream.core.model.StoredEntity;
 import java.util.Optional;
 
@@ -27,5 +28,10 @@ public interface EntityStore {
     }
 
     /** The entities of {@code range} in the local copy ({@code replica}) of {@code partition}'s store, in key order. */
-    CloseableIterator<StoredEntity> scan(StoreReplica replica, int partition, ByteRange range);
+    default CloseableIterator<StoredEntity> scan(StoreReplica replica, int partition, ByteRange range) {
+        return scan(replica, partition, range, KeyOrder.ASCENDING);
+    }
+
+    /** The entities of {@code range} in the local copy ({@code replica}) of {@code partition}'s store, in {@code order}. */
+    CloseableIterator<StoredEntity> scan(StoreReplica replica, int partition, ByteRange range, KeyOrder order);
 }
