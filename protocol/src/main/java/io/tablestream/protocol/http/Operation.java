@@ -6,6 +6,8 @@ public enum Operation {
     CREATE_TABLE(Body.JSON),
     DELETE_TABLE(Body.JSON),
     QUERY_ENTITIES(Body.JSON),
+    /** {@code GET <table>()/$count}: how many entities match (an extension; authorized as Query Entities). */
+    COUNT_ENTITIES(Body.JSON),
     GET_ENTITY(Body.JSON),
     INSERT_ENTITY(Body.JSON),
     UPDATE_ENTITY(Body.JSON),
@@ -56,7 +58,7 @@ public enum Operation {
     /** Whether the operation addresses one table (its entities, its ACL, or the table itself). */
     public boolean addressesTable() {
         return switch (this) {
-            case CREATE_TABLE, DELETE_TABLE, QUERY_ENTITIES, GET_TABLE_ACL, SET_TABLE_ACL -> true;
+            case CREATE_TABLE, DELETE_TABLE, QUERY_ENTITIES, COUNT_ENTITIES, GET_TABLE_ACL, SET_TABLE_ACL -> true;
             default -> addressesOneEntity();
         };
     }

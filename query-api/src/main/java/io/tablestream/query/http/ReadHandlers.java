@@ -94,6 +94,8 @@ public final class ReadHandlers {
     /** Bytes of matching entities per Query Entities page, about. */
     private static final long PAGE_BYTE_BUDGET = 4L * 1024 * 1024;
     private static final String STANDBY = "standby";
+    /** What a count answers: the number alone, as OData's {@code $count} segment. */
+    private static final String COUNT_CONTENT_TYPE = "text/plain;charset=utf-8";
 
     private final TableRegistry registry;
     private final TableLookup tables;
@@ -141,6 +143,7 @@ public final class ReadHandlers {
         handlers.put(Operation.QUERY_TABLES, h::queryTables);
         handlers.put(Operation.GET_ENTITY, h::getEntity);
         handlers.put(Operation.QUERY_ENTITIES, h::queryEntities);
+        handlers.put(Operation.COUNT_ENTITIES, h::countEntities);
         handlers.put(Operation.GET_TABLE_ACL, h::getTableAcl);
         handlers.put(Operation.GET_SERVICE_PROPERTIES, h::getServiceProperties);
         handlers.put(Operation.GET_SERVICE_STATS, h::getServiceStats);
@@ -227,11 +230,46 @@ public final class ReadHandlers {
                 request.caller().readableKeys(table.name().value()));
         MetadataLevel level = ODataResponses.level(http);
         ODataContext odata = ODataResponses.context(http, request).withTable(table.name());
+        read(request, http, table, query, page -> writeFeed(request, http, level, odata, query, page));
+    }
+
+    /**
+     * Count Entities ({@code GET <table>()/$count?$filter=…}, an extension): the number of matching
+     * entities as plain text, read like a Query Entities page of keys only — routed, scatter-gathered
+     * and bounded by the same row budget; when the budget runs out the answer counts the matches
+     * before the continuation it carries, and the client adds up the counts of every continuation.
+     */
+    void countEntities(RequestContext request, Context http) {
+        String tableName = ((ResourcePath.EntityCount) request.resource()).table();
+        TableRecord table = tables.require(request.account(), tableName);
+        request.caller().authorize(Operation.COUNT_ENTITIES, table.name().value(), null, null);
+        for (String option : List.of("$top", "$select", OrderBy.PARAMETER)) {
+            if (http.queryParam(option) != null) {
+                throw TableServiceException.of(ErrorCode.INVALID_QUERY_PARAMETER_VALUE,
+                        "A count takes $filter (and a continuation) only, not " + option + ".");
+            }
+        }
+        EntityQuery query = EntityQuery.count(http.queryParam("$filter"), http.queryParam("NextPartitionKey"),
+                http.queryParam("NextRowKey"), request.caller().readableKeys(table.name().value()));
+        read(request, http, table, query, page -> {
+            ResponseHeaders.standard(http, request);
+            continuationHeaders(http, page);
+            http.contentType(COUNT_CONTENT_TYPE);
+            http.result(Integer.toString(page.entities().size()));
+        });
+    }
+
+    /**
+     * Reads a page of {@code query} where its partitions are: here or forwarded for one partition,
+     * scatter-gathered for several, or — for a request another instance forwarded naming its
+     * partitions — a partial page answered in {@link PartialPages}' format.
+     */
+    private void read(RequestContext request, Context http, TableRecord table, EntityQuery query,
+                      Consumer<Page> answer) {
         String name = table.name().value();
         Predicate<Entity> visible = e -> request.caller().mayRead(name, e.partitionKey(), e.rowKey());
         long tableId = table.tableId();
         String token = http.header(Headers.SESSION_TOKEN);
-        Consumer<Page> answer = page -> writeFeed(request, http, level, odata, query, page);
 
         String forwarded = http.header(Headers.FORWARDED);
         if (forwarded != null && http.header(Headers.READ_PARTITIONS) != null) {
@@ -270,14 +308,18 @@ public final class ReadHandlers {
         complete(http, new ScatterGather(request, http, tableId, query, visible, token).run().thenAccept(answer));
     }
 
-    /** Writes a page as the OData feed, with its continuation headers. */
-    private static void writeFeed(RequestContext request, Context http, MetadataLevel level, ODataContext odata,
-                                  EntityQuery query, Page page) {
-        ResponseHeaders.odata(http, request, level.contentType());
+    private static void continuationHeaders(Context http, Page page) {
         page.next().ifPresent(next -> {
             http.header(Headers.CONTINUATION_NEXT_PARTITION_KEY, next.nextPartitionKeyToken());
             http.header(Headers.CONTINUATION_NEXT_ROW_KEY, next.nextRowKeyToken());
         });
+    }
+
+    /** Writes a page as the OData feed, with its continuation headers. */
+    private static void writeFeed(RequestContext request, Context http, MetadataLevel level, ODataContext odata,
+                                  EntityQuery query, Page page) {
+        ResponseHeaders.odata(http, request, level.contentType());
+        continuationHeaders(http, page);
         http.result(write(out -> {
             EntityFeedWriter feed = EntityFeedWriter.begin(out, odata, level, query.select());
             for (Entity e : page.entities()) {
@@ -444,7 +486,7 @@ public final class ReadHandlers {
         CompletableFuture<Page> run() {
             long deadline = System.nanoTime() + ReplicaRouting.UNAVAILABLE_WAIT.toNanos();
             return gather(placements(null), new ArrayList<>(), new HashMap<>(), deadline, true)
-                    .thenApply(parts -> PageMerge.merge(parts, query.top(), pages.byteBudget()));
+                    .thenApply(parts -> PageMerge.merge(parts, query.top(), pages.byteBudget(query)));
         }
 
         /**

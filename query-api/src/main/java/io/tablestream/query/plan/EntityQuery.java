@@ -20,11 +20,23 @@ import java.util.Optional;
  * down, and the client sends {@code $orderby} again with it, as it does {@code $filter}.
  */
 public record EntityQuery(Filter filter, KeyRange keys, Select select, int top,
-                          Optional<EntityContinuation> resumeAt, KeyOrder order) {
+                          Optional<EntityContinuation> resumeAt, KeyOrder order, boolean keysOnly) {
 
     /** A query in the service's order (ascending keys). */
     public EntityQuery(Filter filter, KeyRange keys, Select select, int top, Optional<EntityContinuation> resumeAt) {
-        this(filter, keys, select, top, resumeAt, KeyOrder.ASCENDING);
+        this(filter, keys, select, top, resumeAt, KeyOrder.ASCENDING, false);
+    }
+
+    /**
+     * A count ({@code GET <table>()/$count?$filter=…}): the matches' keys only, as many as the row
+     * budget reaches (no {@code $top}, no byte budget), in key order.
+     *
+     * @param readable the keys the caller may read (a SAS may narrow them)
+     */
+    public static EntityQuery count(String filter, String nextPartitionKey, String nextRowKey, KeyRange readable) {
+        Filter f = Filter.parse(filter);
+        return new EntityQuery(f, f.keyRange().intersect(readable), Select.all(), Integer.MAX_VALUE,
+                EntityContinuation.fromQuery(nextPartitionKey, nextRowKey), KeyOrder.ASCENDING, true);
     }
 
     /**
@@ -46,7 +58,7 @@ public record EntityQuery(Filter filter, KeyRange keys, Select select, int top,
         KeyOrder order = OrderBy.parse(orderBy)
                 .orderFor(asked.singlePartitionKey() != null || asked.kind() == KeyRange.Kind.EMPTY);
         return new EntityQuery(f, asked.intersect(readable), Select.parse(select), top(top),
-                EntityContinuation.fromQuery(nextPartitionKey, nextRowKey), order);
+                EntityContinuation.fromQuery(nextPartitionKey, nextRowKey), order, false);
     }
 
     /** The order of the query's entities. */

@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.PriorityQueue;
 import java.util.function.IntFunction;
@@ -40,8 +41,9 @@ public final class PageReader {
         this.byteBudget = byteBudget;
     }
 
-    public long byteBudget() {
-        return byteBudget;
+    /** Bytes of matching entities a page of {@code query} holds at most (a count's pages hold keys only: no limit). */
+    public long byteBudget(EntityQuery query) {
+        return query.keysOnly() ? Long.MAX_VALUE : byteBudget;
     }
 
     /**
@@ -77,8 +79,9 @@ public final class PageReader {
             List<Entity> page = new ArrayList<>(Math.min(query.top(), 128));
             int examined = 0;
             long bytes = 0;
+            long bytesAllowed = byteBudget(query);
             while (!heads.isEmpty()) {
-                if (page.size() >= query.top() || examined >= rowBudget || bytes >= byteBudget) {
+                if (page.size() >= query.top() || examined >= rowBudget || bytes >= bytesAllowed) {
                     Entity next = heads.peek().current;
                     return new Page(page, Optional.of(EntityContinuation.at(next.partitionKey(), next.rowKey())));
                 }
@@ -86,8 +89,12 @@ public final class PageReader {
                 Entity entity = head.current;
                 examined++;
                 if (visible.test(entity) && query.filter().test(entity)) {
-                    page.add(entity); // $select is the writer's: it also names selected properties a row lacks
-                    bytes += EntitySize.of(entity);
+                    if (query.keysOnly()) {
+                        page.add(entity.withProperties(Map.of()));
+                    } else {
+                        page.add(entity); // $select is the writer's: it also names selected properties a row lacks
+                        bytes += EntitySize.of(entity);
+                    }
                 }
                 if (head.cursor.hasNext()) {
                     head.current = head.cursor.next().entity();
