@@ -9,6 +9,8 @@ public enum Operation {
     /** {@code GET <table>()/$count}: how many entities match (an extension; authorized as Query Entities). */
     COUNT_ENTITIES(Body.JSON),
     GET_ENTITY(Body.JSON),
+    /** {@code GET <table>(PartitionKey='p',RowKey='r')/$history}: an entity's versions (an extension; authorized as Get Entity). */
+    GET_ENTITY_HISTORY(Body.JSON),
     INSERT_ENTITY(Body.JSON),
     UPDATE_ENTITY(Body.JSON),
     MERGE_ENTITY(Body.JSON),
@@ -49,7 +51,7 @@ public enum Operation {
     /** Whether the operation addresses one entity (and so carries its PartitionKey and RowKey). */
     public boolean addressesOneEntity() {
         return switch (this) {
-            case GET_ENTITY, INSERT_ENTITY, UPDATE_ENTITY, MERGE_ENTITY, INSERT_OR_REPLACE_ENTITY,
+            case GET_ENTITY, GET_ENTITY_HISTORY, INSERT_ENTITY, UPDATE_ENTITY, MERGE_ENTITY, INSERT_OR_REPLACE_ENTITY,
                  INSERT_OR_MERGE_ENTITY, DELETE_ENTITY -> true;
             default -> false;
         };

@@ -50,6 +50,15 @@ public sealed interface ResourcePath {
         public static final String SEGMENT = "$count";
     }
 
+    /**
+     * {@code name(PartitionKey='p',RowKey='r')/$history}: every kept version of one entity (a
+     * Tablestream extension), keys that {@link Keys} accepts.
+     */
+    record EntityHistory(String table, String partitionKey, String rowKey) implements ResourcePath {
+        /** The path segment after the entity. */
+        public static final String SEGMENT = "$history";
+    }
+
     /** {@code name(PartitionKey='p',RowKey='r')}: keys that {@link Keys} accepts. */
     record EntityItem(String table, String partitionKey, String rowKey) implements ResourcePath {
         /** @throws TableServiceException the key rules' error (e.g. OutOfRangeInput) for a key no entity can have */
@@ -119,10 +128,15 @@ public sealed interface ResourcePath {
         return new Target(primary, isSecondary(account), parseResource(decode(rawRest)));
     }
 
-    /** A segment below a resource: only {@code $count} below a table's entities. */
+    /** A segment below a resource: {@code $count} below a table's entities, {@code $history} below an entity. */
     private static ResourcePath parseBelow(String resource, String rawSegment) {
-        if (decode(rawSegment).equals(EntityCount.SEGMENT) && parseResource(resource) instanceof EntityCollection table) {
+        String segment = decode(rawSegment);
+        ResourcePath above = parseResource(resource);
+        if (segment.equals(EntityCount.SEGMENT) && above instanceof EntityCollection table) {
             return new EntityCount(table.table());
+        }
+        if (segment.equals(EntityHistory.SEGMENT) && above instanceof EntityItem entity) {
+            return new EntityHistory(entity.table(), entity.partitionKey(), entity.rowKey());
         }
         throw invalid("The request URI addresses nothing below a table.");
     }

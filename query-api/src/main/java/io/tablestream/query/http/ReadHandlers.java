@@ -2,6 +2,7 @@ package io.tablestream.query.http;
 
 import io.javalin.http.Context;
 import io.tablestream.core.codec.EntityFeedWriter;
+import io.tablestream.core.codec.HistoryJsonWriter;
 import io.tablestream.core.codec.EntityJsonWriter;
 import io.tablestream.core.codec.MetadataLevel;
 import io.tablestream.core.codec.ODataContext;
@@ -15,12 +16,14 @@ import io.tablestream.core.filter.Filter;
 import io.tablestream.core.filter.KeyRange;
 import io.tablestream.core.filter.OrderBy;
 import io.tablestream.core.filter.Select;
+import io.tablestream.core.model.EdmDateTime;
 import io.tablestream.core.model.EdmString;
 import io.tablestream.core.model.Entity;
 import io.tablestream.core.model.EntityKey;
 import io.tablestream.core.model.TableName;
 import io.tablestream.core.model.TableRecord;
 import io.tablestream.core.registry.TableRegistry;
+import io.tablestream.core.rules.History;
 import io.tablestream.processor.store.AppliedOffsets;
 import io.tablestream.processor.store.EntityStore;
 import io.tablestream.processor.store.StoreReplica;
@@ -36,6 +39,7 @@ import io.tablestream.protocol.xml.ServicePropertiesXml;
 import io.tablestream.protocol.xml.ServiceStatsXml;
 import io.tablestream.protocol.xml.SignedIdentifiersXml;
 import io.tablestream.query.plan.EntityQuery;
+import io.tablestream.query.plan.HistoryPage;
 import io.tablestream.query.plan.Page;
 import io.tablestream.query.plan.PageMerge;
 import io.tablestream.query.plan.PageReader;
@@ -142,6 +146,7 @@ public final class ReadHandlers {
         Map<Operation, OperationHandler> handlers = new EnumMap<>(Operation.class);
         handlers.put(Operation.QUERY_TABLES, h::queryTables);
         handlers.put(Operation.GET_ENTITY, h::getEntity);
+        handlers.put(Operation.GET_ENTITY_HISTORY, h::getEntityHistory);
         handlers.put(Operation.QUERY_ENTITIES, h::queryEntities);
         handlers.put(Operation.COUNT_ENTITIES, h::countEntities);
         handlers.put(Operation.GET_TABLE_ACL, h::getTableAcl);
@@ -217,6 +222,41 @@ public final class ReadHandlers {
                     ResponseHeaders.odata(http, request, level.contentType());
                     http.header(Headers.ETAG, entity.etag().value());
                     http.result(write(out -> EntityJsonWriter.writeEntity(out, odata, entity, level, select)));
+                });
+        respond(request, http, List.of(partition), token, () -> locator.locate(key), local);
+    }
+
+    /**
+     * Get Entity History ({@code GET <table>(PartitionKey='p',RowKey='r')/$history}, an extension):
+     * the entity's versions within the table's retention, newest first, at most {@code $top} (1,000
+     * by default) per page; {@code x-ms-continuation-NextVersion} names the time of the next older
+     * one, passed back as {@code NextVersion}. Routed like Get Entity (read where the partition is).
+     */
+    void getEntityHistory(RequestContext request, Context http) {
+        ResourcePath.EntityHistory item = (ResourcePath.EntityHistory) request.resource();
+        TableRecord table = tables.require(request.account(), item.table());
+        request.caller().authorize(Operation.GET_ENTITY_HISTORY, table.name().value(), item.partitionKey(),
+                item.rowKey());
+        if (!table.keepsHistory()) {
+            throw TableServiceException.of(ErrorCode.RESOURCE_NOT_FOUND, "The table keeps no entity history: create"
+                    + " it with " + History.RETENTION_PROPERTY + " in the Create Table body to keep one.");
+        }
+        int top = EntityQuery.top(http.queryParam("$top"));
+        EdmDateTime from = HistoryPage.resumeAt(http.queryParam(HistoryPage.NEXT_VERSION));
+        MetadataLevel level = ODataResponses.level(http);
+        ODataContext odata = ODataResponses.context(http, request).withTable(table.name());
+        CommandKey key = CommandKey.forEntity(request.account(), table.tableId(), item.partitionKey());
+        int partition = locator.partitionOf(key);
+        EntityKey entityKey = EntityKey.of(table.tableId(), item.partitionKey(), item.rowKey());
+        String token = http.header(Headers.SESSION_TOKEN);
+        EdmDateTime horizon = History.horizon(EdmDateTime.of(request.receivedAt()), table.historyRetentionSeconds());
+        ReplicaRouting.LocalRead local = replica -> readHere(List.of(partition), replica, token,
+                copies -> HistoryPage.read(store, copies.apply(partition), partition, entityKey, from, horizon, top))
+                .thenAccept(page -> {
+                    ResponseHeaders.odata(http, request, level.contentType());
+                    page.next().ifPresent(next -> http.header(HistoryPage.CONTINUATION_NEXT_VERSION,
+                            Long.toString(next.epochTicks())));
+                    http.result(write(out -> HistoryJsonWriter.write(out, odata, page.versions(), level)));
                 });
         respond(request, http, List.of(partition), token, () -> locator.locate(key), local);
     }

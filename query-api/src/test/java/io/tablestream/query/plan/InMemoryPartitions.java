@@ -84,6 +84,12 @@ final class InMemoryPartitions implements EntityStore {
         };
     }
 
+    @Override
+    public CloseableIterator<io.tablestream.core.command.ChangeEvent> history(StoreReplica replica, int partition,
+                                                                            EntityKey key, EdmDateTime atOrBefore) {
+        throw new UnsupportedOperationException("no entity history in these stores");
+    }
+
     int partitionOf(CommandKey key) {
         return Math.floorMod(key.value().hashCode(), InMemoryPartitions.PARTITIONS);
     }

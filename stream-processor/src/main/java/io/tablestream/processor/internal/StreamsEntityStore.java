@@ -3,6 +3,7 @@ package io.tablestream.processor.internal;
 import io.tablestream.core.codec.ByteRange;
 import io.tablestream.core.codec.KeyCodec;
 import io.tablestream.core.model.EdmDateTime;
+import io.tablestream.core.command.ChangeEvent;
 import io.tablestream.core.model.EntityKey;
 import io.tablestream.core.model.KeyOrder;
 import io.tablestream.core.model.StoredEntity;
@@ -13,6 +14,7 @@ import io.tablestream.processor.store.CloseableIterator;
 import io.tablestream.processor.store.EntityStore;
 import io.tablestream.processor.store.StoreNames;
 import io.tablestream.processor.store.StoreReplica;
+import io.tablestream.schemas.LogCodecs;
 import io.tablestream.schemas.StoredEntityCodec;
 import java.time.Clock;
 import java.util.NoSuchElementException;
@@ -82,6 +84,56 @@ public final class StreamsEntityStore implements EntityStore {
         } catch (InvalidStateStoreException e) {
             throw QueryableStores.translate(e);
         }
+    }
+
+    @Override
+    public CloseableIterator<ChangeEvent> history(StoreReplica replica, int partition, EntityKey key,
+                                                  EdmDateTime atOrBefore) {
+        ByteRange range = KeyCodec.versions(key, atOrBefore);
+        ReadOnlyKeyValueStore<Bytes, byte[]> store = QueryableStores.keyValue(streams, StoreNames.HISTORY, partition,
+                replica);
+        if (!applied.readable(partition)) {
+            throw TableServiceException.of(ErrorCode.SERVER_BUSY,
+                    "The data is being recovered after a restart; retry shortly.");
+        }
+        KeyValueIterator<Bytes, byte[]> it;
+        try {
+            it = store.range(Bytes.wrap(range.fromInclusive()), Bytes.wrap(range.toExclusive()));
+        } catch (InvalidStateStoreException e) {
+            throw QueryableStores.translate(e);
+        }
+        return new CloseableIterator<>() {
+            private ChangeEvent next;
+            private boolean done;
+
+            @Override
+            public boolean hasNext() {
+                if (next == null && !done) {
+                    KeyValue<Bytes, byte[]> kv = it.hasNext() ? it.next() : null;
+                    if (kv == null || !range.contains(kv.key.get())) {
+                        done = true; // only the inclusive upper bound of range() can be outside
+                    } else {
+                        next = LogCodecs.CHANGE_EVENT.decode(kv.value);
+                    }
+                }
+                return next != null;
+            }
+
+            @Override
+            public ChangeEvent next() {
+                if (!hasNext()) {
+                    throw new NoSuchElementException();
+                }
+                ChangeEvent e = next;
+                next = null;
+                return e;
+            }
+
+            @Override
+            public void close() {
+                it.close();
+            }
+        };
     }
 
     /** Decodes lazily, stops at the range's exclusive end, skips expired rows. */
