@@ -128,13 +128,14 @@ public final class LogCodecs {
         Object operation;
         if (command instanceof TableCommand t) {
             operation = new TableOperation(TableOperationType.valueOf(t.operation().name()), t.tableName().value(),
-                    t.defaultTtlSeconds(), SettingsMapping.policiesToAvro(t.accessPolicies()));
+                    t.defaultTtlSeconds(), t.historyRetentionSeconds(), SettingsMapping.policiesToAvro(t.accessPolicies()));
         } else if (command instanceof AccountCommand a) {
             operation = SettingsMapping.updateToAvro(a.serviceProperties());
         } else if (command instanceof TableAnnouncement a) {
             TableRecord t = a.table();
             operation = new io.tablestream.schemas.avro.TableAnnouncement(t.tableId(), t.name().value(), !t.isActive(),
-                    t.createdAt().epochTicks(), PropertyMapping.ticksOrNull(t.deletedAt()), t.defaultTtlSeconds());
+                    t.createdAt().epochTicks(), PropertyMapping.ticksOrNull(t.deletedAt()), t.defaultTtlSeconds(),
+                    t.historyRetentionSeconds());
         } else if (command instanceof PartitionMarker m) {
             operation = new io.tablestream.schemas.avro.PartitionMarker(m.partition());
         } else {
@@ -156,7 +157,8 @@ public final class LogCodecs {
         Object operation = a.getOperation();
         if (operation instanceof TableOperation t) {
             return new TableCommand(h, TableCommand.Operation.valueOf(t.getType().name()), TableName.of(t.getTableName()),
-                    t.getDefaultTtlSeconds(), SettingsMapping.policiesFromAvro(t.getAccessPolicies()));
+                    t.getDefaultTtlSeconds(), SettingsMapping.policiesFromAvro(t.getAccessPolicies()),
+                    t.getHistoryRetentionSeconds());
         }
         if (operation instanceof SetServiceProperties p) {
             return AccountCommand.setServiceProperties(h, SettingsMapping.updateFromAvro(p));
@@ -165,7 +167,7 @@ public final class LogCodecs {
             return new TableAnnouncement(h, new TableRecord(h.account(), TableName.of(t.getTableName()), t.getTableId(),
                     t.getDeleted() ? TableRecord.State.DELETED : TableRecord.State.ACTIVE,
                     EdmDateTime.ofEpochTicks(t.getCreatedAtTicks()), PropertyMapping.dateTimeOrNull(t.getDeletedAtTicks()),
-                    t.getDefaultTtlSeconds(), List.of()));
+                    t.getDefaultTtlSeconds(), List.of(), t.getHistoryRetentionSeconds()));
         }
         if (operation instanceof io.tablestream.schemas.avro.PartitionMarker m) {
             return new PartitionMarker(h, m.getPartition());
@@ -245,13 +247,13 @@ public final class LogCodecs {
         return new io.tablestream.schemas.avro.TableRecord(t.account(), t.name().value(), t.tableId(),
                 TableState.valueOf(t.state().name()), t.createdAt().epochTicks(),
                 PropertyMapping.ticksOrNull(t.deletedAt()), t.defaultTtlSeconds(),
-                SettingsMapping.policiesToAvro(t.accessPolicies()));
+                SettingsMapping.policiesToAvro(t.accessPolicies()), t.historyRetentionSeconds());
     }
 
     static TableRecord tableFromAvro(io.tablestream.schemas.avro.TableRecord a) {
         return new TableRecord(a.getAccount(), TableName.of(a.getTableName()), a.getTableId(),
                 TableRecord.State.valueOf(a.getState().name()), EdmDateTime.ofEpochTicks(a.getCreatedAtTicks()),
                 PropertyMapping.dateTimeOrNull(a.getDeletedAtTicks()), a.getDefaultTtlSeconds(),
-                SettingsMapping.policiesFromAvro(a.getAccessPolicies()));
+                SettingsMapping.policiesFromAvro(a.getAccessPolicies()), a.getHistoryRetentionSeconds());
     }
 }

@@ -43,6 +43,14 @@ public record ByteRange(byte[] fromInclusive, byte[] toExclusive) {
         return Arrays.compareUnsigned(key, fromInclusive) > 0 ? new ByteRange(key, toExclusive) : this;
     }
 
+    /**
+     * The part of this range before {@code key}: how a descending scan resumes from a continuation
+     * point (see {@link KeyCodec#resumeDescendingAt}).
+     */
+    public ByteRange endingBefore(byte[] key) {
+        return Arrays.compareUnsigned(key, toExclusive) < 0 ? new ByteRange(fromInclusive, key) : this;
+    }
+
     @Override
     public boolean equals(Object o) {
         return o instanceof ByteRange other

@@ -73,6 +73,11 @@ public record EntityContinuation(String partitionKey, String rowKey) {
         return KeyCodec.resumeAt(tableId, partitionKey, rowKey);
     }
 
+    /** The store key a descending scan of table {@code tableId} ends before (see {@link ByteRange#endingBefore}). */
+    public byte[] resumeDescendingKey(long tableId) {
+        return KeyCodec.resumeDescendingAt(tableId, partitionKey, rowKey);
+    }
+
     private static String key(String token, String parameter) {
         String key = ContinuationToken.decode(token, parameter);
         if (!Keys.isValid(key)) {

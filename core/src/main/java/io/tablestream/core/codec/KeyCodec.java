@@ -2,6 +2,7 @@ package io.tablestream.core.codec;
 
 import io.tablestream.core.filter.KeyRange;
 import io.tablestream.core.filter.StringRange;
+import io.tablestream.core.model.EdmDateTime;
 import io.tablestream.core.model.EntityKey;
 import java.util.Arrays;
 
@@ -139,6 +140,56 @@ public final class KeyCodec {
             return withString(table, partitionKey.substring(0, nul), PAST);
         }
         return lowerBound(withString(table, partitionKey, TERMINATOR), rowKey, true);
+    }
+
+    /**
+     * The key of one version of an entity in the entity history: the entity's key, then the
+     * version's time, inverted so that a forward scan of an entity's versions meets the newest
+     * first. An entity key ends with a terminator no key contains, so the versions of one entity
+     * are exactly the keys starting with its key ({@link #versions}).
+     */
+    public static byte[] versionKey(EntityKey key, EdmDateTime writtenAt) {
+        byte[] entity = encode(key);
+        byte[] out = Arrays.copyOf(entity, entity.length + Long.BYTES);
+        long inverted = ~(writtenAt.epochTicks() ^ Long.MIN_VALUE);
+        for (int i = Long.BYTES - 1; i >= 0; i--) {
+            out[entity.length + i] = (byte) inverted;
+            inverted >>>= 8;
+        }
+        return out;
+    }
+
+    /** The time of the version whose history key is {@code versionKey}. */
+    public static EdmDateTime versionTime(byte[] versionKey) {
+        long inverted = 0;
+        for (int i = versionKey.length - Long.BYTES; i < versionKey.length; i++) {
+            inverted = (inverted << 8) | (versionKey[i] & 0xFF);
+        }
+        return EdmDateTime.ofEpochTicks(~inverted ^ Long.MIN_VALUE);
+    }
+
+    /**
+     * The history keys of the entity's versions written at or before {@code atOrBefore} (every
+     * version when null), newest first in key order.
+     */
+    public static ByteRange versions(EntityKey key, EdmDateTime atOrBefore) {
+        byte[] entity = encode(key);
+        byte[] from = atOrBefore == null ? entity : versionKey(key, atOrBefore);
+        return new ByteRange(from, successor(entity));
+    }
+
+    /**
+     * The store key just past the entity (PartitionKey, RowKey) of table {@code tableId}: the
+     * exclusive end of a descending scan that resumes at (and includes) that entity (see
+     * {@link ByteRange#endingBefore}).
+     */
+    public static byte[] resumeDescendingAt(long tableId, String partitionKey, String rowKey) {
+        byte[] table = tablePrefix(tableId);
+        int nul = partitionKey.indexOf('\0');
+        if (nul >= 0) {
+            return withString(table, partitionKey.substring(0, nul), PAST);
+        }
+        return upperBound(withString(table, partitionKey, TERMINATOR), rowKey, true);
     }
 
     private static ByteRange between(byte[] prefix, StringRange range) {

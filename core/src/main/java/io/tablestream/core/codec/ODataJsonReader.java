@@ -93,6 +93,7 @@ public final class ODataJsonReader {
     static final String ODATA_PREFIX = "odata.";
     static final String TABLE_NAME = "TableName";
     static final String TTL_IN_SECONDS = "TTLInSeconds";
+    static final String HISTORY_RETENTION_IN_SECONDS = "HistoryRetentionInSeconds";
     /** Members of one object, annotations and control information included. */
     static final int MAX_MEMBERS = 4 * Limits.MAX_PROPERTIES;
 
@@ -192,6 +193,7 @@ public final class ODataJsonReader {
     private static CreateTableBody readCreateTableObject(JsonParser parser) throws IOException {
         String tableName = null;
         OptionalInt ttl = OptionalInt.empty();
+        OptionalInt history = OptionalInt.empty();
         Set<String> seen = new HashSet<>();
         JsonToken token;
         while ((token = parser.nextToken()) == JsonToken.FIELD_NAME) {
@@ -210,15 +212,9 @@ public final class ODataJsonReader {
                     throw TableServiceException.of(ErrorCode.INVALID_INPUT, "TableName must be a JSON string.");
                 }
             } else if (name.equals(TTL_IN_SECONDS)) {
-                if (value == JsonToken.VALUE_NUMBER_INT) {
-                    try {
-                        ttl = OptionalInt.of(Integer.parseInt(parser.getText()));
-                    } catch (NumberFormatException e) {
-                        throw TableServiceException.of(ErrorCode.INVALID_INPUT, "TTLInSeconds is outside the range of Edm.Int32.");
-                    }
-                } else if (value != JsonToken.VALUE_NULL) {
-                    throw TableServiceException.of(ErrorCode.INVALID_INPUT, "TTLInSeconds must be a JSON integer (Edm.Int32).");
-                }
+                ttl = int32(parser, value, TTL_IN_SECONDS);
+            } else if (name.equals(HISTORY_RETENTION_IN_SECONDS)) {
+                history = int32(parser, value, HISTORY_RETENTION_IN_SECONDS);
             } else {
                 parser.skipChildren();
             }
@@ -226,7 +222,22 @@ public final class ODataJsonReader {
         if (token != JsonToken.END_OBJECT) {
             throw TableServiceException.of(ErrorCode.INVALID_INPUT, "The request body is incomplete.");
         }
-        return new CreateTableBody(tableName, ttl);
+        return new CreateTableBody(tableName, ttl, history);
+    }
+
+    /** An optional Edm.Int32 member of the Create Table body: a JSON integer, or null (absent). */
+    private static OptionalInt int32(JsonParser parser, JsonToken value, String name) throws IOException {
+        if (value == JsonToken.VALUE_NULL) {
+            return OptionalInt.empty();
+        }
+        if (value != JsonToken.VALUE_NUMBER_INT) {
+            throw TableServiceException.of(ErrorCode.INVALID_INPUT, name + " must be a JSON integer (Edm.Int32).");
+        }
+        try {
+            return OptionalInt.of(Integer.parseInt(parser.getText()));
+        } catch (NumberFormatException e) {
+            throw TableServiceException.of(ErrorCode.INVALID_INPUT, name + " is outside the range of Edm.Int32.");
+        }
     }
 
     static TableServiceException duplicate(String name) {

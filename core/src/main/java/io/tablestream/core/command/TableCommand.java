@@ -12,9 +12,11 @@ import java.util.Objects;
  * @param defaultTtlSeconds for CREATE, the table's default time-to-live of entities (null: none)
  * @param accessPolicies for SET_ACL, the policies that replace the table's current ones (empty:
  *     remove them all); empty for the other operations
+ * @param historyRetentionSeconds for CREATE, how long the table keeps every version of its entities
+ *     (null: no history)
  */
 public record TableCommand(CommandHeader header, Operation operation, TableName tableName, Integer defaultTtlSeconds,
-                           List<AccessPolicy> accessPolicies)
+                           List<AccessPolicy> accessPolicies, Integer historyRetentionSeconds)
         implements Command {
 
     public enum Operation {
@@ -33,8 +35,18 @@ public record TableCommand(CommandHeader header, Operation operation, TableName 
         accessPolicies = List.copyOf(accessPolicies);
     }
 
+    public TableCommand(CommandHeader header, Operation operation, TableName tableName, Integer defaultTtlSeconds,
+                        List<AccessPolicy> accessPolicies) {
+        this(header, operation, tableName, defaultTtlSeconds, accessPolicies, null);
+    }
+
     public static TableCommand create(CommandHeader header, TableName name, Integer defaultTtlSeconds) {
-        return new TableCommand(header, Operation.CREATE, name, defaultTtlSeconds, List.of());
+        return create(header, name, defaultTtlSeconds, null);
+    }
+
+    public static TableCommand create(CommandHeader header, TableName name, Integer defaultTtlSeconds,
+                                      Integer historyRetentionSeconds) {
+        return new TableCommand(header, Operation.CREATE, name, defaultTtlSeconds, List.of(), historyRetentionSeconds);
     }
 
     public static TableCommand delete(CommandHeader header, TableName name) {

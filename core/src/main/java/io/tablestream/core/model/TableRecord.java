@@ -12,9 +12,12 @@ import java.util.Optional;
  * @param deletedAt when it was deleted, {@code null} while active
  * @param defaultTtlSeconds the default time-to-live of its entities, {@code null} for none
  * @param accessPolicies its stored access policies (Set Table ACL), in the order they were set
+ * @param historyRetentionSeconds how long every version of its entities is kept in the entity
+ *     history, {@code null} for no history (see {@link io.tablestream.core.rules.History})
  */
 public record TableRecord(String account, TableName name, long tableId, State state, EdmDateTime createdAt,
-                          EdmDateTime deletedAt, Integer defaultTtlSeconds, List<AccessPolicy> accessPolicies)
+                          EdmDateTime deletedAt, Integer defaultTtlSeconds, List<AccessPolicy> accessPolicies,
+                          Integer historyRetentionSeconds)
         implements RegistryRecord {
 
     public enum State { ACTIVE, DELETED }
@@ -27,6 +30,19 @@ public record TableRecord(String account, TableName name, long tableId, State st
         accessPolicies = List.copyOf(accessPolicies);
     }
 
+    /** A table without entity history. */
+    public TableRecord(String account, TableName name, long tableId, State state, EdmDateTime createdAt,
+                       EdmDateTime deletedAt, Integer defaultTtlSeconds, List<AccessPolicy> accessPolicies) {
+        this(account, name, tableId, state, createdAt, deletedAt, defaultTtlSeconds, accessPolicies, null);
+    }
+
+    /** A new table: active, without stored access policies, with entity history when {@code historyRetentionSeconds} is set. */
+    public static TableRecord active(String account, TableName name, long tableId, EdmDateTime createdAt,
+                                     Integer defaultTtlSeconds, Integer historyRetentionSeconds) {
+        return new TableRecord(account, name, tableId, State.ACTIVE, createdAt, null, defaultTtlSeconds, List.of(),
+                historyRetentionSeconds);
+    }
+
     /** A new table: active, without stored access policies. */
     public static TableRecord active(String account, TableName name, long tableId, EdmDateTime createdAt,
                                      Integer defaultTtlSeconds) {
@@ -34,12 +50,14 @@ public record TableRecord(String account, TableName name, long tableId, State st
     }
 
     public TableRecord deleted(EdmDateTime at) {
-        return new TableRecord(account, name, tableId, State.DELETED, createdAt, at, defaultTtlSeconds, accessPolicies);
+        return new TableRecord(account, name, tableId, State.DELETED, createdAt, at, defaultTtlSeconds, accessPolicies,
+                historyRetentionSeconds);
     }
 
     /** This table with {@code policies} as its stored access policies (replacing the current ones). */
     public TableRecord withAccessPolicies(List<AccessPolicy> policies) {
-        return new TableRecord(account, name, tableId, state, createdAt, deletedAt, defaultTtlSeconds, policies);
+        return new TableRecord(account, name, tableId, state, createdAt, deletedAt, defaultTtlSeconds, policies,
+                historyRetentionSeconds);
     }
 
     /** The stored access policy with this id (ids are case-sensitive), if the table has one. */
@@ -50,6 +68,11 @@ public record TableRecord(String account, TableName name, long tableId, State st
             }
         }
         return Optional.empty();
+    }
+
+    /** Whether the table keeps the history of its entities. */
+    public boolean keepsHistory() {
+        return historyRetentionSeconds != null;
     }
 
     public boolean isActive() {

@@ -76,6 +76,7 @@ public final class CommandRules {
 
     public static void validate(TableCommand command) {
         TimeToLive.validateTableDefault(command.defaultTtlSeconds());
+        History.validateRetention(command.historyRetentionSeconds());
         List<AccessPolicy> policies = command.accessPolicies();
         if (command.operation() != TableCommand.Operation.SET_ACL) {
             if (!policies.isEmpty()) {
@@ -84,8 +85,9 @@ public final class CommandRules {
             }
             return;
         }
-        if (command.defaultTtlSeconds() != null) {
-            throw TableServiceException.of(ErrorCode.INVALID_INPUT, "A Set Table ACL command carries no default TTL.");
+        if (command.defaultTtlSeconds() != null || command.historyRetentionSeconds() != null) {
+            throw TableServiceException.of(ErrorCode.INVALID_INPUT,
+                    "A Set Table ACL command carries no default TTL or history retention.");
         }
         if (policies.size() > AccessPolicy.MAX_PER_TABLE) {
             throw TableServiceException.of(ErrorCode.INVALID_INPUT, "A table may have at most "

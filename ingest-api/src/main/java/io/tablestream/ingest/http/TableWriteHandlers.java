@@ -14,6 +14,7 @@ import io.tablestream.core.error.TableServiceException;
 import io.tablestream.core.model.AccessPolicy;
 import io.tablestream.core.model.TableName;
 import io.tablestream.core.registry.TableRegistry;
+import io.tablestream.core.rules.History;
 import io.tablestream.core.rules.TimeToLive;
 import io.tablestream.ingest.command.CommandSubmitter;
 import io.tablestream.protocol.http.Headers;
@@ -55,13 +56,16 @@ final class TableWriteHandlers {
         TableName name = TableName.of(body.tableName());
         Integer ttl = body.ttlInSeconds().isPresent() ? body.ttlInSeconds().getAsInt() : null;
         TimeToLive.validateTableDefault(ttl);
+        Integer history = body.historyRetentionInSeconds().isPresent()
+                ? body.historyRetentionInSeconds().getAsInt() : null;
+        History.validateRetention(history);
         request.caller().authorize(Operation.CREATE_TABLE, name.value(), null, null);
         Preferences prefs = Preferences.parse(Collections.list(http.req().getHeaders(Headers.PREFER)));
         boolean content = prefs.returnContentOr(true);
         MetadataLevel level = content ? ODataResponses.level(http) : null;
         ODataContext odata = ODataResponses.context(http, request);
         TableCommand command = TableCommand.create(
-                submitter.header(request.account(), request.caller().principal(), true), name, ttl);
+                submitter.header(request.account(), request.caller().principal(), true), name, ttl, history);
         http.future(() -> submitter.submit(command)
                 .thenCompose(outcome -> visible(request.account(), name, outcome))
                 .thenAcceptAsync(outcome -> {

@@ -6,7 +6,11 @@ public enum Operation {
     CREATE_TABLE(Body.JSON),
     DELETE_TABLE(Body.JSON),
     QUERY_ENTITIES(Body.JSON),
+    /** {@code GET <table>()/$count}: how many entities match (an extension; authorized as Query Entities). */
+    COUNT_ENTITIES(Body.JSON),
     GET_ENTITY(Body.JSON),
+    /** {@code GET <table>(PartitionKey='p',RowKey='r')/$history}: an entity's versions (an extension; authorized as Get Entity). */
+    GET_ENTITY_HISTORY(Body.JSON),
     INSERT_ENTITY(Body.JSON),
     UPDATE_ENTITY(Body.JSON),
     MERGE_ENTITY(Body.JSON),
@@ -47,7 +51,7 @@ public enum Operation {
     /** Whether the operation addresses one entity (and so carries its PartitionKey and RowKey). */
     public boolean addressesOneEntity() {
         return switch (this) {
-            case GET_ENTITY, INSERT_ENTITY, UPDATE_ENTITY, MERGE_ENTITY, INSERT_OR_REPLACE_ENTITY,
+            case GET_ENTITY, GET_ENTITY_HISTORY, INSERT_ENTITY, UPDATE_ENTITY, MERGE_ENTITY, INSERT_OR_REPLACE_ENTITY,
                  INSERT_OR_MERGE_ENTITY, DELETE_ENTITY -> true;
             default -> false;
         };
@@ -56,7 +60,7 @@ public enum Operation {
     /** Whether the operation addresses one table (its entities, its ACL, or the table itself). */
     public boolean addressesTable() {
         return switch (this) {
-            case CREATE_TABLE, DELETE_TABLE, QUERY_ENTITIES, GET_TABLE_ACL, SET_TABLE_ACL -> true;
+            case CREATE_TABLE, DELETE_TABLE, QUERY_ENTITIES, COUNT_ENTITIES, GET_TABLE_ACL, SET_TABLE_ACL -> true;
             default -> addressesOneEntity();
         };
     }

@@ -64,6 +64,18 @@ public final class OperationResolver {
             }
             throw verb(method);
         }
+        if (resource instanceof ResourcePath.EntityHistory) {
+            if (effective.equals("GET")) {
+                return Operation.GET_ENTITY_HISTORY;
+            }
+            throw verb(method);
+        }
+        if (resource instanceof ResourcePath.EntityCount) {
+            if (effective.equals("GET")) {
+                return Operation.COUNT_ENTITIES;
+            }
+            throw verb(method);
+        }
         if (resource instanceof ResourcePath.EntityCollection) {
             if ("acl".equals(comp)) {
                 return switch (effective) {

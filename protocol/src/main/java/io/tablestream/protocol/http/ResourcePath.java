@@ -41,6 +41,24 @@ public sealed interface ResourcePath {
     record EntityCollection(String table) implements ResourcePath {
     }
 
+    /**
+     * {@code name()/$count} or {@code name/$count}: the number of a table's entities that match a
+     * {@code $filter} (OData's {@code $count} segment; a Tablestream extension).
+     */
+    record EntityCount(String table) implements ResourcePath {
+        /** The path segment after the table. */
+        public static final String SEGMENT = "$count";
+    }
+
+    /**
+     * {@code name(PartitionKey='p',RowKey='r')/$history}: every kept version of one entity (a
+     * Tablestream extension), keys that {@link Keys} accepts.
+     */
+    record EntityHistory(String table, String partitionKey, String rowKey) implements ResourcePath {
+        /** The path segment after the entity. */
+        public static final String SEGMENT = "$history";
+    }
+
     /** {@code name(PartitionKey='p',RowKey='r')}: keys that {@link Keys} accepts. */
     record EntityItem(String table, String partitionKey, String rowKey) implements ResourcePath {
         /** @throws TableServiceException the key rules' error (e.g. OutOfRangeInput) for a key no entity can have */
@@ -102,10 +120,25 @@ public sealed interface ResourcePath {
             rawRest = rawRest.substring(0, rawRest.length() - 1);
         }
         // The path's structure is its literal slashes; an encoded one (%2F) is data, e.g. inside a key.
-        if (rawRest.indexOf('/') >= 0) {
-            throw invalid("The request URI addresses nothing below a table.");
+        int below = rawRest.indexOf('/');
+        if (below >= 0) {
+            return new Target(primary, isSecondary(account), parseBelow(decode(rawRest.substring(0, below)),
+                    rawRest.substring(below + 1)));
         }
         return new Target(primary, isSecondary(account), parseResource(decode(rawRest)));
+    }
+
+    /** A segment below a resource: {@code $count} below a table's entities, {@code $history} below an entity. */
+    private static ResourcePath parseBelow(String resource, String rawSegment) {
+        String segment = decode(rawSegment);
+        ResourcePath above = parseResource(resource);
+        if (segment.equals(EntityCount.SEGMENT) && above instanceof EntityCollection table) {
+            return new EntityCount(table.table());
+        }
+        if (segment.equals(EntityHistory.SEGMENT) && above instanceof EntityItem entity) {
+            return new EntityHistory(entity.table(), entity.partitionKey(), entity.rowKey());
+        }
+        throw invalid("The request URI addresses nothing below a table.");
     }
 
     private static ResourcePath parseResource(String rest) {

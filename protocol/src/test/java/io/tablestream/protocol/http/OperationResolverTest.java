@@ -43,6 +43,7 @@ class OperationResolverTest {
             "PUT | - | /a/ | properties | service | false | SET_SERVICE_PROPERTIES",
             "OPTIONS | - | /a/t | - | - | false | PREFLIGHT",
             "GET | - | /a/ | stats | service | false | GET_SERVICE_STATS",
+            "GET | - | /a/t()/$count | - | - | false | COUNT_ENTITIES",
     })
     void resolvesEachOperation(String method, String xMethod, String path, String comp, String restype,
                                boolean ifMatch, Operation expected) {
@@ -61,6 +62,8 @@ class OperationResolverTest {
             "GET | - | /a/t | foo | - | InvalidQueryParameterValue",
             "GET | - | /a/ | - | - | InvalidQueryParameterValue",
             "PUT | - | /a/ | stats | service | UnsupportedHttpVerb",
+            "POST | - | /a/t()/$count | - | - | UnsupportedHttpVerb",
+            "DELETE | - | /a/t()/$count | - | - | UnsupportedHttpVerb",
     })
     void rejectsWhatTheServiceDoesNotDo(String method, String xMethod, String path, String comp, String restype,
                                         String code) {

@@ -31,6 +31,9 @@ class ResourcePathTest {
             "/devstoreaccount1/orders(PartitionKey='%F0%9F%98%80',RowKey='+')|devstoreaccount1|EntityItem[table=orders, partitionKey=\uD83D\uDE00, rowKey=+]",
             "/acct/orders(PartitionKey='a%2Cb',RowKey='c%3Bd%3D%25%20')|acct|EntityItem[table=orders, partitionKey=a\\,b, rowKey=c;d=% ]",
             "/acct/orders/|acct|EntityCollection[table=orders]",
+            "/acct/orders()/$count|acct|EntityCount[table=orders]",
+            "/acct/orders/$count|acct|EntityCount[table=orders]",
+            "/acct/orders()/%24count/|acct|EntityCount[table=orders]",
     })
     void parsesWhatAPathAddresses(String path, String account, String resource) {
         ResourcePath.Target target = ResourcePath.parse(path);
@@ -81,6 +84,11 @@ class ResourcePathTest {
             "/acct/orders(PartitionKey='%C3',RowKey='r')",
             "/acct/orders(PartitionKey='%',RowKey='r')",
             "/acct/(PartitionKey='p',RowKey='r')",
+            "/acct/Tables/$count",
+            "/acct/$batch/$count",
+            "/acct/orders(PartitionKey='p',RowKey='r')/$count",
+            "/acct/orders()/$count/x",
+            "/acct/orders()/count",
     })
     void rejectsPathsThatAddressNothing(String path) {
         assertThatThrownBy(() -> ResourcePath.parse(path))

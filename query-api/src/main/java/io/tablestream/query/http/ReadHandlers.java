@@ -2,6 +2,7 @@ package io.tablestream.query.http;
 
 import io.javalin.http.Context;
 import io.tablestream.core.codec.EntityFeedWriter;
+import io.tablestream.core.codec.HistoryJsonWriter;
 import io.tablestream.core.codec.EntityJsonWriter;
 import io.tablestream.core.codec.MetadataLevel;
 import io.tablestream.core.codec.ODataContext;
@@ -13,13 +14,16 @@ import io.tablestream.core.error.ErrorCode;
 import io.tablestream.core.error.TableServiceException;
 import io.tablestream.core.filter.Filter;
 import io.tablestream.core.filter.KeyRange;
+import io.tablestream.core.filter.OrderBy;
 import io.tablestream.core.filter.Select;
+import io.tablestream.core.model.EdmDateTime;
 import io.tablestream.core.model.EdmString;
 import io.tablestream.core.model.Entity;
 import io.tablestream.core.model.EntityKey;
 import io.tablestream.core.model.TableName;
 import io.tablestream.core.model.TableRecord;
 import io.tablestream.core.registry.TableRegistry;
+import io.tablestream.core.rules.History;
 import io.tablestream.processor.store.AppliedOffsets;
 import io.tablestream.processor.store.EntityStore;
 import io.tablestream.processor.store.StoreReplica;
@@ -35,6 +39,7 @@ import io.tablestream.protocol.xml.ServicePropertiesXml;
 import io.tablestream.protocol.xml.ServiceStatsXml;
 import io.tablestream.protocol.xml.SignedIdentifiersXml;
 import io.tablestream.query.plan.EntityQuery;
+import io.tablestream.query.plan.HistoryPage;
 import io.tablestream.query.plan.Page;
 import io.tablestream.query.plan.PageMerge;
 import io.tablestream.query.plan.PageReader;
@@ -93,6 +98,8 @@ public final class ReadHandlers {
     /** Bytes of matching entities per Query Entities page, about. */
     private static final long PAGE_BYTE_BUDGET = 4L * 1024 * 1024;
     private static final String STANDBY = "standby";
+    /** What a count answers: the number alone, as OData's {@code $count} segment. */
+    private static final String COUNT_CONTENT_TYPE = "text/plain;charset=utf-8";
 
     private final TableRegistry registry;
     private final TableLookup tables;
@@ -139,7 +146,9 @@ public final class ReadHandlers {
         Map<Operation, OperationHandler> handlers = new EnumMap<>(Operation.class);
         handlers.put(Operation.QUERY_TABLES, h::queryTables);
         handlers.put(Operation.GET_ENTITY, h::getEntity);
+        handlers.put(Operation.GET_ENTITY_HISTORY, h::getEntityHistory);
         handlers.put(Operation.QUERY_ENTITIES, h::queryEntities);
+        handlers.put(Operation.COUNT_ENTITIES, h::countEntities);
         handlers.put(Operation.GET_TABLE_ACL, h::getTableAcl);
         handlers.put(Operation.GET_SERVICE_PROPERTIES, h::getServiceProperties);
         handlers.put(Operation.GET_SERVICE_STATS, h::getServiceStats);
@@ -217,20 +226,90 @@ public final class ReadHandlers {
         respond(request, http, List.of(partition), token, () -> locator.locate(key), local);
     }
 
+    /**
+     * Get Entity History ({@code GET <table>(PartitionKey='p',RowKey='r')/$history}, an extension):
+     * the entity's versions within the table's retention, newest first, at most {@code $top} (1,000
+     * by default) per page; {@code x-ms-continuation-NextVersion} names the time of the next older
+     * one, passed back as {@code NextVersion}. Routed like Get Entity (read where the partition is).
+     */
+    void getEntityHistory(RequestContext request, Context http) {
+        ResourcePath.EntityHistory item = (ResourcePath.EntityHistory) request.resource();
+        TableRecord table = tables.require(request.account(), item.table());
+        request.caller().authorize(Operation.GET_ENTITY_HISTORY, table.name().value(), item.partitionKey(),
+                item.rowKey());
+        if (!table.keepsHistory()) {
+            throw TableServiceException.of(ErrorCode.RESOURCE_NOT_FOUND, "The table keeps no entity history: create"
+                    + " it with " + History.RETENTION_PROPERTY + " in the Create Table body to keep one.");
+        }
+        int top = EntityQuery.top(http.queryParam("$top"));
+        EdmDateTime from = HistoryPage.resumeAt(http.queryParam(HistoryPage.NEXT_VERSION));
+        MetadataLevel level = ODataResponses.level(http);
+        ODataContext odata = ODataResponses.context(http, request).withTable(table.name());
+        CommandKey key = CommandKey.forEntity(request.account(), table.tableId(), item.partitionKey());
+        int partition = locator.partitionOf(key);
+        EntityKey entityKey = EntityKey.of(table.tableId(), item.partitionKey(), item.rowKey());
+        String token = http.header(Headers.SESSION_TOKEN);
+        EdmDateTime horizon = History.horizon(EdmDateTime.of(request.receivedAt()), table.historyRetentionSeconds());
+        ReplicaRouting.LocalRead local = replica -> readHere(List.of(partition), replica, token,
+                copies -> HistoryPage.read(store, copies.apply(partition), partition, entityKey, from, horizon, top))
+                .thenAccept(page -> {
+                    ResponseHeaders.odata(http, request, level.contentType());
+                    page.next().ifPresent(next -> http.header(HistoryPage.CONTINUATION_NEXT_VERSION,
+                            Long.toString(next.epochTicks())));
+                    http.result(write(out -> HistoryJsonWriter.write(out, odata, page.versions(), level)));
+                });
+        respond(request, http, List.of(partition), token, () -> locator.locate(key), local);
+    }
+
     void queryEntities(RequestContext request, Context http) {
         String tableName = ((ResourcePath.EntityCollection) request.resource()).table();
         TableRecord table = tables.require(request.account(), tableName);
         request.caller().authorize(Operation.QUERY_ENTITIES, table.name().value(), null, null);
         EntityQuery query = EntityQuery.of(http.queryParam("$filter"), http.queryParam("$select"),
-                http.queryParam("$top"), http.queryParam("NextPartitionKey"), http.queryParam("NextRowKey"),
+                http.queryParam("$top"), http.queryParam(OrderBy.PARAMETER), http.queryParam("NextPartitionKey"), http.queryParam("NextRowKey"),
                 request.caller().readableKeys(table.name().value()));
         MetadataLevel level = ODataResponses.level(http);
         ODataContext odata = ODataResponses.context(http, request).withTable(table.name());
+        read(request, http, table, query, page -> writeFeed(request, http, level, odata, query, page));
+    }
+
+    /**
+     * Count Entities ({@code GET <table>()/$count?$filter=…}, an extension): the number of matching
+     * entities as plain text, read like a Query Entities page of keys only — routed, scatter-gathered
+     * and bounded by the same row budget; when the budget runs out the answer counts the matches
+     * before the continuation it carries, and the client adds up the counts of every continuation.
+     */
+    void countEntities(RequestContext request, Context http) {
+        String tableName = ((ResourcePath.EntityCount) request.resource()).table();
+        TableRecord table = tables.require(request.account(), tableName);
+        request.caller().authorize(Operation.COUNT_ENTITIES, table.name().value(), null, null);
+        for (String option : List.of("$top", "$select", OrderBy.PARAMETER)) {
+            if (http.queryParam(option) != null) {
+                throw TableServiceException.of(ErrorCode.INVALID_QUERY_PARAMETER_VALUE,
+                        "A count takes $filter (and a continuation) only, not " + option + ".");
+            }
+        }
+        EntityQuery query = EntityQuery.count(http.queryParam("$filter"), http.queryParam("NextPartitionKey"),
+                http.queryParam("NextRowKey"), request.caller().readableKeys(table.name().value()));
+        read(request, http, table, query, page -> {
+            ResponseHeaders.standard(http, request);
+            continuationHeaders(http, page);
+            http.contentType(COUNT_CONTENT_TYPE);
+            http.result(Integer.toString(page.entities().size()));
+        });
+    }
+
+    /**
+     * Reads a page of {@code query} where its partitions are: here or forwarded for one partition,
+     * scatter-gathered for several, or — for a request another instance forwarded naming its
+     * partitions — a partial page answered in {@link PartialPages}' format.
+     */
+    private void read(RequestContext request, Context http, TableRecord table, EntityQuery query,
+                      Consumer<Page> answer) {
         String name = table.name().value();
         Predicate<Entity> visible = e -> request.caller().mayRead(name, e.partitionKey(), e.rowKey());
         long tableId = table.tableId();
         String token = http.header(Headers.SESSION_TOKEN);
-        Consumer<Page> answer = page -> writeFeed(request, http, level, odata, query, page);
 
         String forwarded = http.header(Headers.FORWARDED);
         if (forwarded != null && http.header(Headers.READ_PARTITIONS) != null) {
@@ -269,14 +348,18 @@ public final class ReadHandlers {
         complete(http, new ScatterGather(request, http, tableId, query, visible, token).run().thenAccept(answer));
     }
 
-    /** Writes a page as the OData feed, with its continuation headers. */
-    private static void writeFeed(RequestContext request, Context http, MetadataLevel level, ODataContext odata,
-                                  EntityQuery query, Page page) {
-        ResponseHeaders.odata(http, request, level.contentType());
+    private static void continuationHeaders(Context http, Page page) {
         page.next().ifPresent(next -> {
             http.header(Headers.CONTINUATION_NEXT_PARTITION_KEY, next.nextPartitionKeyToken());
             http.header(Headers.CONTINUATION_NEXT_ROW_KEY, next.nextRowKeyToken());
         });
+    }
+
+    /** Writes a page as the OData feed, with its continuation headers. */
+    private static void writeFeed(RequestContext request, Context http, MetadataLevel level, ODataContext odata,
+                                  EntityQuery query, Page page) {
+        ResponseHeaders.odata(http, request, level.contentType());
+        continuationHeaders(http, page);
         http.result(write(out -> {
             EntityFeedWriter feed = EntityFeedWriter.begin(out, odata, level, query.select());
             for (Entity e : page.entities()) {
@@ -443,7 +526,7 @@ public final class ReadHandlers {
         CompletableFuture<Page> run() {
             long deadline = System.nanoTime() + ReplicaRouting.UNAVAILABLE_WAIT.toNanos();
             return gather(placements(null), new ArrayList<>(), new HashMap<>(), deadline, true)
-                    .thenApply(parts -> PageMerge.merge(parts, query.top(), pages.byteBudget()));
+                    .thenApply(parts -> PageMerge.merge(parts, query.top(), pages.byteBudget(query)));
         }
 
         /**

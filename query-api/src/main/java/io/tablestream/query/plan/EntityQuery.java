@@ -5,25 +5,65 @@ import io.tablestream.core.error.ErrorCode;
 import io.tablestream.core.error.TableServiceException;
 import io.tablestream.core.filter.Filter;
 import io.tablestream.core.filter.KeyRange;
+import io.tablestream.core.filter.OrderBy;
 import io.tablestream.core.filter.Select;
+import io.tablestream.core.model.Entity;
+import io.tablestream.core.model.KeyOrder;
 import io.tablestream.core.rules.Limits;
+import java.util.Comparator;
 import java.util.Optional;
 
 /**
  * A Query Entities request, compiled once: the predicate, the key range it implies (narrowed to
- * what the caller may read), the projection, the page size and where to resume.
+ * what the caller may read), the projection, the page size, the order and where to resume. A
+ * descending query fixes its PartitionKey ({@link OrderBy}); its continuation is the next key
+ * down, and the client sends {@code $orderby} again with it, as it does {@code $filter}.
  */
 public record EntityQuery(Filter filter, KeyRange keys, Select select, int top,
-                          Optional<EntityContinuation> resumeAt) {
+                          Optional<EntityContinuation> resumeAt, KeyOrder order, boolean keysOnly) {
+
+    /** A query in the service's order (ascending keys). */
+    public EntityQuery(Filter filter, KeyRange keys, Select select, int top, Optional<EntityContinuation> resumeAt) {
+        this(filter, keys, select, top, resumeAt, KeyOrder.ASCENDING, false);
+    }
+
+    /**
+     * A count ({@code GET <table>()/$count?$filter=…}): the matches' keys only, as many as the row
+     * budget reaches (no {@code $top}, no byte budget), in key order.
+     *
+     * @param readable the keys the caller may read (a SAS may narrow them)
+     */
+    public static EntityQuery count(String filter, String nextPartitionKey, String nextRowKey, KeyRange readable) {
+        Filter f = Filter.parse(filter);
+        return new EntityQuery(f, f.keyRange().intersect(readable), Select.all(), Integer.MAX_VALUE,
+                EntityContinuation.fromQuery(nextPartitionKey, nextRowKey), KeyOrder.ASCENDING, true);
+    }
 
     /**
      * @param readable the keys the caller may read (a SAS may narrow them)
      */
     public static EntityQuery of(String filter, String select, String top, String nextPartitionKey,
                                  String nextRowKey, KeyRange readable) {
+        return of(filter, select, top, null, nextPartitionKey, nextRowKey, readable);
+    }
+
+    /**
+     * @param orderBy the {@code $orderby} text, or null
+     * @param readable the keys the caller may read (a SAS may narrow them)
+     */
+    public static EntityQuery of(String filter, String select, String top, String orderBy, String nextPartitionKey,
+                                 String nextRowKey, KeyRange readable) {
         Filter f = Filter.parse(filter);
-        return new EntityQuery(f, f.keyRange().intersect(readable), Select.parse(select), top(top),
-                EntityContinuation.fromQuery(nextPartitionKey, nextRowKey));
+        KeyRange asked = f.keyRange();
+        KeyOrder order = OrderBy.parse(orderBy)
+                .orderFor(asked.singlePartitionKey() != null || asked.kind() == KeyRange.Kind.EMPTY);
+        return new EntityQuery(f, asked.intersect(readable), Select.parse(select), top(top),
+                EntityContinuation.fromQuery(nextPartitionKey, nextRowKey), order, false);
+    }
+
+    /** The order of the query's entities. */
+    public Comparator<Entity> entityOrder() {
+        return order.descending() ? Page.KEY_ORDER.reversed() : Page.KEY_ORDER;
     }
 
     /**

@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.PriorityQueue;
 import java.util.function.IntFunction;
@@ -21,7 +22,8 @@ import java.util.function.Predicate;
 
 /**
  * Reads one page of a query from this instance's stores: a k-way merge, in (PartitionKey, RowKey)
- * order, of one sorted cursor per partition it is given (the router decides which partitions are
+ * order (or, for a descending query of one partition, its one cursor backwards), of one sorted
+ * cursor per partition it is given (the router decides which partitions are
  * read here, and which copy). Bounded work: a page ends at {@code top} matches, at the row budget
  * (so a filter that matches nothing cannot scan a whole table in one request) or at the byte
  * budget; the continuation is then the exact next key, so paging never skips or repeats a row.
@@ -39,8 +41,9 @@ public final class PageReader {
         this.byteBudget = byteBudget;
     }
 
-    public long byteBudget() {
-        return byteBudget;
+    /** Bytes of matching entities a page of {@code query} holds at most (a count's pages hold keys only: no limit). */
+    public long byteBudget(EntityQuery query) {
+        return query.keysOnly() ? Long.MAX_VALUE : byteBudget;
     }
 
     /**
@@ -59,13 +62,15 @@ public final class PageReader {
         }
         ByteRange range = KeyCodec.range(tableId, keys);
         if (query.resumeAt().isPresent()) {
-            range = range.startingAt(query.resumeAt().get().resumeKey(tableId));
+            EntityContinuation resume = query.resumeAt().get();
+            range = query.order().descending() ? range.endingBefore(resume.resumeDescendingKey(tableId))
+                    : range.startingAt(resume.resumeKey(tableId));
         }
-        PriorityQueue<Head> heads = new PriorityQueue<>(Comparator.comparing(h -> h.current, Page.KEY_ORDER));
+        PriorityQueue<Head> heads = new PriorityQueue<>(Comparator.comparing(h -> h.current, query.entityOrder()));
         List<CloseableIterator<StoredEntity>> cursors = new ArrayList<>(partitions.size());
         try {
             for (int p : partitions) {
-                CloseableIterator<StoredEntity> cursor = store.scan(replicaOf.apply(p), p, range);
+                CloseableIterator<StoredEntity> cursor = store.scan(replicaOf.apply(p), p, range, query.order());
                 cursors.add(cursor);
                 if (cursor.hasNext()) {
                     heads.add(new Head(cursor, cursor.next().entity()));
@@ -74,8 +79,9 @@ public final class PageReader {
             List<Entity> page = new ArrayList<>(Math.min(query.top(), 128));
             int examined = 0;
             long bytes = 0;
+            long bytesAllowed = byteBudget(query);
             while (!heads.isEmpty()) {
-                if (page.size() >= query.top() || examined >= rowBudget || bytes >= byteBudget) {
+                if (page.size() >= query.top() || examined >= rowBudget || bytes >= bytesAllowed) {
                     Entity next = heads.peek().current;
                     return new Page(page, Optional.of(EntityContinuation.at(next.partitionKey(), next.rowKey())));
                 }
@@ -83,8 +89,12 @@ public final class PageReader {
                 Entity entity = head.current;
                 examined++;
                 if (visible.test(entity) && query.filter().test(entity)) {
-                    page.add(entity); // $select is the writer's: it also names selected properties a row lacks
-                    bytes += EntitySize.of(entity);
+                    if (query.keysOnly()) {
+                        page.add(entity.withProperties(Map.of()));
+                    } else {
+                        page.add(entity); // $select is the writer's: it also names selected properties a row lacks
+                        bytes += EntitySize.of(entity);
+                    }
                 }
                 if (head.cursor.hasNext()) {
                     head.current = head.cursor.next().entity();

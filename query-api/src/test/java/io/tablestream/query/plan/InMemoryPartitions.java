@@ -7,6 +7,7 @@ import io.tablestream.core.model.EdmDateTime;
 import io.tablestream.core.model.EdmInt32;
 import io.tablestream.core.model.Entity;
 import io.tablestream.core.model.EntityKey;
+import io.tablestream.core.model.KeyOrder;
 import io.tablestream.core.model.StoredEntity;
 import io.tablestream.processor.store.CloseableIterator;
 import io.tablestream.processor.store.EntityStore;
@@ -62,11 +63,11 @@ final class InMemoryPartitions implements EntityStore {
     }
 
     @Override
-    public CloseableIterator<StoredEntity> scan(StoreReplica replica, int partition, ByteRange range) {
+    public CloseableIterator<StoredEntity> scan(StoreReplica replica, int partition, ByteRange range, KeyOrder order) {
         requireLocal(partition);
-        Iterator<StoredEntity> it = range.isEmpty() ? List.<StoredEntity>of().iterator()
-                : partitions.get(partition).subMap(range.fromInclusive(), true, range.toExclusive(), false)
-                .values().iterator();
+        java.util.NavigableMap<byte[], StoredEntity> rows = range.isEmpty() ? new TreeMap<>(Arrays::compareUnsigned)
+                : partitions.get(partition).subMap(range.fromInclusive(), true, range.toExclusive(), false);
+        Iterator<StoredEntity> it = (order.descending() ? rows.descendingMap() : rows).values().iterator();
         open++;
         return new CloseableIterator<>() {
             public boolean hasNext() {
@@ -81,6 +82,12 @@ final class InMemoryPartitions implements EntityStore {
                 open--;
             }
         };
+    }
+
+    @Override
+    public CloseableIterator<io.tablestream.core.command.ChangeEvent> history(StoreReplica replica, int partition,
+                                                                            EntityKey key, EdmDateTime atOrBefore) {
+        throw new UnsupportedOperationException("no entity history in these stores");
     }
 
     int partitionOf(CommandKey key) {

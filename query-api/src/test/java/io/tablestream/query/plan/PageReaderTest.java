@@ -159,4 +159,55 @@ class PageReaderTest {
 
         assertThat(keys(page)).containsExactly("b/1");
     }
+
+    private Page readDescending(String filter, String top, Page previous) {
+        String npk = previous == null ? null : previous.next().orElseThrow().nextPartitionKeyToken();
+        String nrk = previous == null ? null : previous.next().orElseThrow().nextRowKeyToken();
+        return stores.read(reader, EntityQuery.of(filter, null, top, "RowKey desc", npk, nrk, KeyRange.ALL),
+                e -> true, 1_000);
+    }
+
+    @Test
+    void pagesOnePartitionNewestFirstWithoutSkippingOrRepeating() {
+        for (int i = 0; i < 40; i++) {
+            stores.put("p1", String.format("r%02d", i), i);
+            stores.put("p", String.format("r%02d", i), i);   // a PartitionKey that is a prefix of p1's
+            stores.put("p10", String.format("r%02d", i), i); // one that p1's is a prefix of
+        }
+        String filter = "PartitionKey eq 'p1' and RowKey ge 'r05' and RowKey lt 'r35' and N ne 20";
+        List<String> seen = new ArrayList<>();
+        Page page = null;
+        int pages = 0;
+        do {
+            page = readDescending(filter, "7", page);
+            assertThat(page.entities()).hasSizeLessThanOrEqualTo(7);
+            seen.addAll(keys(page));
+            pages++;
+        } while (page.next().isPresent() && pages < 20);
+
+        List<String> expected = IntStream.iterate(34, i -> i >= 5, i -> i - 1).filter(i -> i != 20)
+                .mapToObj(i -> String.format("p1/r%02d", i)).collect(Collectors.toList());
+        assertThat(seen).containsExactlyElementsOf(expected);
+        assertThat(pages).isEqualTo(5);
+    }
+
+    @Test
+    void theNewestRowsOfAPartitionComeInOneRequest() {
+        for (int i = 0; i < 100; i++) {
+            stores.put("log", String.format("%05d", i), i);
+        }
+
+        Page page = readDescending("PartitionKey eq 'log'", "10", null);
+
+        assertThat(keys(page)).containsExactly("log/00099", "log/00098", "log/00097", "log/00096", "log/00095",
+                "log/00094", "log/00093", "log/00092", "log/00091", "log/00090");
+        assertThat(page.next()).isPresent();
+    }
+
+    @Test
+    void aDescendingOrderAcrossPartitionsIsRefused() {
+        assertThatThrownBy(() -> EntityQuery.of("RowKey gt 'a'", null, null, "RowKey desc", null, null, KeyRange.ALL))
+                .isInstanceOfSatisfying(TableServiceException.class,
+                        e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.INVALID_QUERY_PARAMETER_VALUE));
+    }
 }

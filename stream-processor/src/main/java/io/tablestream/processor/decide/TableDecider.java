@@ -26,7 +26,7 @@ public final class TableDecider {
             case CREATE -> active != null
                     ? new TableDecision(failure(ErrorCode.TABLE_ALREADY_EXISTS), null)
                     : new TableDecision(null, TableRecord.active(command.account(), command.tableName(), newTableId,
-                            now, command.defaultTtlSeconds()));
+                            now, command.defaultTtlSeconds(), command.historyRetentionSeconds()));
             case DELETE -> active == null
                     ? new TableDecision(failure(ErrorCode.RESOURCE_NOT_FOUND), null)
                     : new TableDecision(null, active.deleted(now));

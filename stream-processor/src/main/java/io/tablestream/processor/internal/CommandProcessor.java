@@ -70,6 +70,7 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
     private Outputs outputs;
     private TaskState taskState;
     private EntityRows rows;
+    private HistoryRows history;
     private KeyValueStore<String, byte[]> tableNames;
     private KeyValueStore<String, byte[]> accounts;
     private RegistryView registry;
@@ -91,6 +92,7 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
         this.outputs = new Outputs(context);
         this.taskState = new TaskState(context.getStateStore(StoreNames.TASK_META));
         this.rows = new EntityRows(context.getStateStore(StoreNames.ENTITIES), context.getStateStore(StoreNames.EXPIRY));
+        this.history = new HistoryRows(context.getStateStore(StoreNames.HISTORY));
         this.tableNames = context.getStateStore(StoreNames.TABLE_NAMES);
         this.accounts = context.getStateStore(StoreNames.ACCOUNTS);
         this.registry = new RegistryView(context.getStateStore(StoreNames.REGISTRY));
@@ -104,6 +106,8 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
         context.schedule(settings.expiryInterval(), PunctuationType.WALL_CLOCK_TIME, this::expire);
         context.schedule(settings.sweepInterval(), PunctuationType.WALL_CLOCK_TIME,
                 new DeletedTableSweep(tables, rows, settings.sweepBatch())::sweep);
+        context.schedule(settings.sweepInterval(), PunctuationType.WALL_CLOCK_TIME, wallClockMillis ->
+                history.sweep(EdmDateTime.of(settings.clock().instant()), tables::byId, settings.sweepBatch()));
     }
 
     /** Writes this incarnation's marker at the end of the partition: reads are served once it is reached. */
@@ -216,8 +220,12 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
         for (EntityChange change : decision.changes()) {
             rows.apply(change, stored.get(change.rowKey()));
             settings.observer().applied(change);
-            outputs.change(new ChangeEvent(command.account(), command.tableName(), change, command.id(),
-                    command.header().principal(), timestamp), record.timestamp());
+            ChangeEvent event = new ChangeEvent(command.account(), command.tableName(), change, command.id(),
+                    command.header().principal(), timestamp);
+            outputs.change(event, record.timestamp());
+            if (table.get().keepsHistory()) {
+                history.record(event);
+            }
         }
         answer(new Outcome(command.id(), command.header().replyTo(), null, decision.results(), null,
                 partition, offset), record);
@@ -292,9 +300,13 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
             EntityChange change = new EntityChange(EntityChange.Type.EXPIRED, key.tableId(), key.partitionKey(),
                     key.rowKey(), null);
             rows.apply(change);
-            tables.byId(key.tableId()).filter(TableRecord::isActive).ifPresent(table ->
-                    outputs.change(new ChangeEvent(table.account(), table.name(), change, null, null, clock),
-                            recordTimestamp));
+            tables.byId(key.tableId()).filter(TableRecord::isActive).ifPresent(table -> {
+                ChangeEvent event = new ChangeEvent(table.account(), table.name(), change, null, null, clock);
+                outputs.change(event, recordTimestamp);
+                if (table.keepsHistory()) {
+                    history.record(event);
+                }
+            });
         }
         return due.size();
     }

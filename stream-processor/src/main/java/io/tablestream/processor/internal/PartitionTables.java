@@ -55,7 +55,7 @@ final class PartitionTables {
                 // Never announced here: a table registered before announcements existed (or no table).
                 t = registry.byId(tableId).map(r -> r.isActive() ? r
                         : new TableRecord(r.account(), r.name(), r.tableId(), TableRecord.State.ACTIVE, r.createdAt(),
-                                null, r.defaultTtlSeconds(), List.of())).orElse(null);
+                                null, r.defaultTtlSeconds(), List.of(), r.historyRetentionSeconds())).orElse(null);
                 if (t == null) {
                     return Optional.empty(); // not cached: an unknown id is rare and may be created later
                 }

@@ -3,7 +3,9 @@ package io.tablestream.processor.internal;
 import io.tablestream.core.codec.ByteRange;
 import io.tablestream.core.codec.KeyCodec;
 import io.tablestream.core.model.EdmDateTime;
+import io.tablestream.core.command.ChangeEvent;
 import io.tablestream.core.model.EntityKey;
+import io.tablestream.core.model.KeyOrder;
 import io.tablestream.core.model.StoredEntity;
 import io.tablestream.core.error.ErrorCode;
 import io.tablestream.core.error.TableServiceException;
@@ -12,6 +14,7 @@ import io.tablestream.processor.store.CloseableIterator;
 import io.tablestream.processor.store.EntityStore;
 import io.tablestream.processor.store.StoreNames;
 import io.tablestream.processor.store.StoreReplica;
+import io.tablestream.schemas.LogCodecs;
 import io.tablestream.schemas.StoredEntityCodec;
 import java.time.Clock;
 import java.util.NoSuchElementException;
@@ -67,30 +70,85 @@ public final class StreamsEntityStore implements EntityStore {
     }
 
     @Override
-    public CloseableIterator<StoredEntity> scan(StoreReplica replica, int partition, ByteRange range) {
+    public CloseableIterator<StoredEntity> scan(StoreReplica replica, int partition, ByteRange range, KeyOrder order) {
         if (range.isEmpty()) {
-            return new Cursor(null, range, EdmDateTime.of(clock.instant()));
+            return new Cursor(null, range, false, EdmDateTime.of(clock.instant()));
         }
         ReadOnlyKeyValueStore<Bytes, byte[]> store = store(replica, partition);
         try {
-            return new Cursor(store.range(Bytes.wrap(range.fromInclusive()), Bytes.wrap(range.toExclusive())), range,
-                    EdmDateTime.of(clock.instant()));
+            // Both bounds of range() and reverseRange() are inclusive: the cursor drops the exclusive end.
+            Bytes from = Bytes.wrap(range.fromInclusive());
+            Bytes to = Bytes.wrap(range.toExclusive());
+            return new Cursor(order.descending() ? store.reverseRange(from, to) : store.range(from, to), range,
+                    order.descending(), EdmDateTime.of(clock.instant()));
         } catch (InvalidStateStoreException e) {
             throw QueryableStores.translate(e);
         }
+    }
+
+    @Override
+    public CloseableIterator<ChangeEvent> history(StoreReplica replica, int partition, EntityKey key,
+                                                  EdmDateTime atOrBefore) {
+        ByteRange range = KeyCodec.versions(key, atOrBefore);
+        ReadOnlyKeyValueStore<Bytes, byte[]> store = QueryableStores.keyValue(streams, StoreNames.HISTORY, partition,
+                replica);
+        if (!applied.readable(partition)) {
+            throw TableServiceException.of(ErrorCode.SERVER_BUSY,
+                    "The data is being recovered after a restart; retry shortly.");
+        }
+        KeyValueIterator<Bytes, byte[]> it;
+        try {
+            it = store.range(Bytes.wrap(range.fromInclusive()), Bytes.wrap(range.toExclusive()));
+        } catch (InvalidStateStoreException e) {
+            throw QueryableStores.translate(e);
+        }
+        return new CloseableIterator<>() {
+            private ChangeEvent next;
+            private boolean done;
+
+            @Override
+            public boolean hasNext() {
+                if (next == null && !done) {
+                    KeyValue<Bytes, byte[]> kv = it.hasNext() ? it.next() : null;
+                    if (kv == null || !range.contains(kv.key.get())) {
+                        done = true; // only the inclusive upper bound of range() can be outside
+                    } else {
+                        next = LogCodecs.CHANGE_EVENT.decode(kv.value);
+                    }
+                }
+                return next != null;
+            }
+
+            @Override
+            public ChangeEvent next() {
+                if (!hasNext()) {
+                    throw new NoSuchElementException();
+                }
+                ChangeEvent e = next;
+                next = null;
+                return e;
+            }
+
+            @Override
+            public void close() {
+                it.close();
+            }
+        };
     }
 
     /** Decodes lazily, stops at the range's exclusive end, skips expired rows. */
     private static final class Cursor implements CloseableIterator<StoredEntity> {
         private final KeyValueIterator<Bytes, byte[]> it;
         private final ByteRange range;
+        private final boolean descending;
         private final EdmDateTime now;
         private StoredEntity next;
         private boolean done;
 
-        Cursor(KeyValueIterator<Bytes, byte[]> it, ByteRange range, EdmDateTime now) {
+        Cursor(KeyValueIterator<Bytes, byte[]> it, ByteRange range, boolean descending, EdmDateTime now) {
             this.it = it;
             this.range = range;
+            this.descending = descending;
             this.now = now;
             this.done = it == null;
         }
@@ -105,7 +163,11 @@ public final class StreamsEntityStore implements EntityStore {
                 KeyValue<Bytes, byte[]> kv = it.next();
                 byte[] key = kv.key.get();
                 if (!range.contains(key)) {
-                    done = true; // only the inclusive upper bound of range() can be outside
+                    // only the inclusive upper bound can be outside: the last key ascending, the first descending
+                    if (descending) {
+                        continue;
+                    }
+                    done = true;
                     break;
                 }
                 EntityKey k = KeyCodec.decode(key);

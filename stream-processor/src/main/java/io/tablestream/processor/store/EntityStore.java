@@ -1,7 +1,10 @@
 package io.tablestream.processor.store;
 
 import io.tablestream.core.codec.ByteRange;
+import io.tablestream.core.command.ChangeEvent;
+import io.tablestream.core.model.EdmDateTime;
 import io.tablestream.core.model.EntityKey;
+import io.tablestream.core.model.KeyOrder;
 import io.tablestream.core.model.StoredEntity;
 import java.util.Optional;
 
@@ -27,5 +30,19 @@ public interface EntityStore {
     }
 
     /** The entities of {@code range} in the local copy ({@code replica}) of {@code partition}'s store, in key order. */
-    CloseableIterator<StoredEntity> scan(StoreReplica replica, int partition, ByteRange range);
+    default CloseableIterator<StoredEntity> scan(StoreReplica replica, int partition, ByteRange range) {
+        return scan(replica, partition, range, KeyOrder.ASCENDING);
+    }
+
+    /** The entities of {@code range} in the local copy ({@code replica}) of {@code partition}'s store, in {@code order}. */
+    CloseableIterator<StoredEntity> scan(StoreReplica replica, int partition, ByteRange range, KeyOrder order);
+
+    /**
+     * The versions of the entity {@code key} in the entity history of the local copy
+     * ({@code replica}) of {@code partition}'s stores, newest first, from the newest written at or
+     * before {@code atOrBefore} (null: the newest of all), each as the change that made it. Only
+     * tables that keep history have any; versions past the table's retention may still be
+     * returned until they are swept (the caller drops them, see {@link io.tablestream.core.rules.History}).
+     */
+    CloseableIterator<ChangeEvent> history(StoreReplica replica, int partition, EntityKey key, EdmDateTime atOrBefore);
 }

@@ -17,6 +17,12 @@ public final class StoreNames {
      * DELETED once the deletion was announced): what the task's entity commands are decided against.
      */
     public static final String PARTITION_TABLES = "partition-tables";
+    /**
+     * Per task: the entity history of the tables that keep one — every version of each entity, by
+     * entity key and then newest first ({@link io.tablestream.core.codec.KeyCodec#versionKey}), each
+     * the change event that made it.
+     */
+    public static final String HISTORY = "history";
     /** Per task: entities with a time-to-live, by expiry time. */
     public static final String EXPIRY = "expiry";
 

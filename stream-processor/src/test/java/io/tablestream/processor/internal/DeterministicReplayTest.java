@@ -69,7 +69,7 @@ class DeterministicReplayTest {
     private static final Map<String, Serde<?>> STORES = Map.of(StoreNames.ENTITIES, Serdes.Bytes(),
             StoreNames.EXPIRY, Serdes.Bytes(), StoreNames.TASK_META, Serdes.String(),
             StoreNames.TABLE_NAMES, Serdes.String(), StoreNames.ACCOUNTS, Serdes.String(),
-            StoreNames.PARTITION_TABLES, Serdes.String());
+            StoreNames.PARTITION_TABLES, Serdes.String(), StoreNames.HISTORY, Serdes.Bytes());
 
     /** One record of the partition's log, as Kafka would hold it. */
     private record LogRecord(byte[] key, byte[] value, long timestamp) {

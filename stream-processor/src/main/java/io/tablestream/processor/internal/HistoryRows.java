@@ -1,0 +1,82 @@
+package io.tablestream.processor.internal;
+
+import io.tablestream.core.codec.KeyCodec;
+import io.tablestream.core.command.ChangeEvent;
+import io.tablestream.core.command.EntityChange;
+import io.tablestream.core.model.EdmDateTime;
+import io.tablestream.core.model.EntityKey;
+import io.tablestream.core.model.TableRecord;
+import io.tablestream.core.rules.History;
+import io.tablestream.schemas.LogCodecs;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.LongFunction;
+import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.KeyValueStore;
+
+/**
+ * A task's entity history: every change to an entity of a table that keeps history, under
+ * {@link KeyCodec#versionKey} (newest first per entity), as its {@link ChangeEvent} — the new
+ * version (none for a delete or an expiry), Timestamp and ETag, operation, principal and command.
+ * No decision reads it, so when its sweep runs changes nothing a replay decides.
+ */
+final class HistoryRows {
+    private final KeyValueStore<Bytes, byte[]> history;
+    /** Where the next sweep round starts (in memory: after a restart the sweep starts over). */
+    private byte[] sweepFrom;
+
+    HistoryRows(KeyValueStore<Bytes, byte[]> history) {
+        this.history = history;
+    }
+
+    /** Records the version {@code event} made (its table keeps history). */
+    void record(ChangeEvent event) {
+        EntityChange c = event.change();
+        EntityKey key = EntityKey.of(c.tableId(), c.partitionKey(), c.rowKey());
+        history.put(Bytes.wrap(KeyCodec.versionKey(key, event.changedAt())), LogCodecs.CHANGE_EVENT.encode(event));
+    }
+
+    /**
+     * Removes versions past their table's retention at {@code now}, and every version of a table
+     * deleted or no longer keeping history, examining at most {@code budget} versions, from where
+     * the last round stopped (round and round the store). Versions of a table this task does not
+     * know (yet) are kept.
+     *
+     * @return how many versions it removed
+     */
+    int sweep(EdmDateTime now, LongFunction<Optional<TableRecord>> tables, int budget) {
+        List<Bytes> doomed = new ArrayList<>();
+        Map<Long, Optional<TableRecord>> seen = new HashMap<>();
+        int examined = 0;
+        byte[] next = null;
+        try (KeyValueIterator<Bytes, byte[]> it = sweepFrom == null ? history.all()
+                : history.range(Bytes.wrap(sweepFrom), null)) {
+            while (it.hasNext()) {
+                KeyValue<Bytes, byte[]> kv = it.next();
+                byte[] key = kv.key.get();
+                if (examined >= budget) {
+                    next = key;
+                    break;
+                }
+                examined++;
+                Optional<TableRecord> table = seen.computeIfAbsent(KeyCodec.tableId(key), tables::apply);
+                if (table.isEmpty()) {
+                    continue;
+                }
+                TableRecord t = table.get();
+                if (!t.isActive() || !t.keepsHistory()
+                        || !History.kept(KeyCodec.versionTime(key), now, t.historyRetentionSeconds())) {
+                    doomed.add(kv.key);
+                }
+            }
+        }
+        sweepFrom = next;
+        doomed.forEach(history::delete);
+        return doomed.size();
+    }
+}
