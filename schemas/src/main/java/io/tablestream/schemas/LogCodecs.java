@@ -14,6 +14,7 @@ import io.tablestream.core.command.TableCommand;
 import io.tablestream.core.error.ErrorCode;
 import io.tablestream.core.model.AccountRecord;
 import io.tablestream.core.model.EdmDateTime;
+import io.tablestream.core.model.IndexDefinition;
 import io.tablestream.core.model.Entity;
 import io.tablestream.core.model.RegistryRecord;
 import io.tablestream.core.model.StoredEntity;
@@ -128,13 +129,15 @@ public final class LogCodecs {
         Object operation;
         if (command instanceof TableCommand t) {
             operation = new TableOperation(TableOperationType.valueOf(t.operation().name()), t.tableName().value(),
-                    t.defaultTtlSeconds(), SettingsMapping.policiesToAvro(t.accessPolicies()));
+                    t.defaultTtlSeconds(), SettingsMapping.policiesToAvro(t.accessPolicies()),
+                    t.index() == null ? null : indexToAvro(t.index()));
         } else if (command instanceof AccountCommand a) {
             operation = SettingsMapping.updateToAvro(a.serviceProperties());
         } else if (command instanceof TableAnnouncement a) {
             TableRecord t = a.table();
             operation = new io.tablestream.schemas.avro.TableAnnouncement(t.tableId(), t.name().value(), !t.isActive(),
-                    t.createdAt().epochTicks(), PropertyMapping.ticksOrNull(t.deletedAt()), t.defaultTtlSeconds());
+                    t.createdAt().epochTicks(), PropertyMapping.ticksOrNull(t.deletedAt()), t.defaultTtlSeconds(),
+                    indexesToAvro(t.indexes()));
         } else if (command instanceof PartitionMarker m) {
             operation = new io.tablestream.schemas.avro.PartitionMarker(m.partition());
         } else {
@@ -156,7 +159,8 @@ public final class LogCodecs {
         Object operation = a.getOperation();
         if (operation instanceof TableOperation t) {
             return new TableCommand(h, TableCommand.Operation.valueOf(t.getType().name()), TableName.of(t.getTableName()),
-                    t.getDefaultTtlSeconds(), SettingsMapping.policiesFromAvro(t.getAccessPolicies()));
+                    t.getDefaultTtlSeconds(), SettingsMapping.policiesFromAvro(t.getAccessPolicies()),
+                    t.getIndex() == null ? null : indexFromAvro(t.getIndex()));
         }
         if (operation instanceof SetServiceProperties p) {
             return AccountCommand.setServiceProperties(h, SettingsMapping.updateFromAvro(p));
@@ -165,7 +169,7 @@ public final class LogCodecs {
             return new TableAnnouncement(h, new TableRecord(h.account(), TableName.of(t.getTableName()), t.getTableId(),
                     t.getDeleted() ? TableRecord.State.DELETED : TableRecord.State.ACTIVE,
                     EdmDateTime.ofEpochTicks(t.getCreatedAtTicks()), PropertyMapping.dateTimeOrNull(t.getDeletedAtTicks()),
-                    t.getDefaultTtlSeconds(), List.of()));
+                    t.getDefaultTtlSeconds(), List.of(), indexesFromAvro(t.getIndexes())));
         }
         if (operation instanceof io.tablestream.schemas.avro.PartitionMarker m) {
             return new PartitionMarker(h, m.getPartition());
@@ -245,13 +249,33 @@ public final class LogCodecs {
         return new io.tablestream.schemas.avro.TableRecord(t.account(), t.name().value(), t.tableId(),
                 TableState.valueOf(t.state().name()), t.createdAt().epochTicks(),
                 PropertyMapping.ticksOrNull(t.deletedAt()), t.defaultTtlSeconds(),
-                SettingsMapping.policiesToAvro(t.accessPolicies()));
+                SettingsMapping.policiesToAvro(t.accessPolicies()), indexesToAvro(t.indexes()));
     }
 
     static TableRecord tableFromAvro(io.tablestream.schemas.avro.TableRecord a) {
         return new TableRecord(a.getAccount(), TableName.of(a.getTableName()), a.getTableId(),
                 TableRecord.State.valueOf(a.getState().name()), EdmDateTime.ofEpochTicks(a.getCreatedAtTicks()),
                 PropertyMapping.dateTimeOrNull(a.getDeletedAtTicks()), a.getDefaultTtlSeconds(),
-                SettingsMapping.policiesFromAvro(a.getAccessPolicies()));
+                SettingsMapping.policiesFromAvro(a.getAccessPolicies()), indexesFromAvro(a.getIndexes()));
+    }
+
+    private static io.tablestream.schemas.avro.IndexDefinition indexToAvro(IndexDefinition i) {
+        return new io.tablestream.schemas.avro.IndexDefinition(i.name(), i.property(), i.indexId());
+    }
+
+    private static IndexDefinition indexFromAvro(io.tablestream.schemas.avro.IndexDefinition a) {
+        return new IndexDefinition(a.getName(), a.getProperty(), a.getIndexId());
+    }
+
+    private static List<io.tablestream.schemas.avro.IndexDefinition> indexesToAvro(List<IndexDefinition> indexes) {
+        List<io.tablestream.schemas.avro.IndexDefinition> out = new ArrayList<>(indexes.size());
+        indexes.forEach(i -> out.add(indexToAvro(i)));
+        return out;
+    }
+
+    private static List<IndexDefinition> indexesFromAvro(List<io.tablestream.schemas.avro.IndexDefinition> indexes) {
+        List<IndexDefinition> out = new ArrayList<>(indexes.size());
+        indexes.forEach(a -> out.add(indexFromAvro(a)));
+        return out;
     }
 }

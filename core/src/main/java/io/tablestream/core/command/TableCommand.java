@@ -1,6 +1,7 @@
 package io.tablestream.core.command;
 
 import io.tablestream.core.model.AccessPolicy;
+import io.tablestream.core.model.IndexDefinition;
 import io.tablestream.core.model.TableName;
 import java.util.List;
 import java.util.Objects;
@@ -12,9 +13,11 @@ import java.util.Objects;
  * @param defaultTtlSeconds for CREATE, the table's default time-to-live of entities (null: none)
  * @param accessPolicies for SET_ACL, the policies that replace the table's current ones (empty:
  *     remove them all); empty for the other operations
+ * @param index for CREATE_INDEX the index to create, for DROP_INDEX the one to drop (by name); null
+ *     for the other operations
  */
 public record TableCommand(CommandHeader header, Operation operation, TableName tableName, Integer defaultTtlSeconds,
-                           List<AccessPolicy> accessPolicies)
+                           List<AccessPolicy> accessPolicies, IndexDefinition index)
         implements Command {
 
     public enum Operation {
@@ -23,7 +26,11 @@ public record TableCommand(CommandHeader header, Operation operation, TableName 
         /** Delete Table: fails with TableNotFound on a missing one. */
         DELETE,
         /** Set Table ACL: replaces the stored access policies of an active table (TableNotFound otherwise). */
-        SET_ACL
+        SET_ACL,
+        /** Create a secondary index (an extension): IndexAlreadyExists when the table has one of that name. */
+        CREATE_INDEX,
+        /** Drop a secondary index (an extension): IndexNotFound when the table has none of that name. */
+        DROP_INDEX
     }
 
     public TableCommand {
@@ -31,6 +38,14 @@ public record TableCommand(CommandHeader header, Operation operation, TableName 
         Objects.requireNonNull(operation, "operation");
         Objects.requireNonNull(tableName, "tableName");
         accessPolicies = List.copyOf(accessPolicies);
+        if ((operation == Operation.CREATE_INDEX || operation == Operation.DROP_INDEX) != (index != null)) {
+            throw new IllegalArgumentException("an index operation, and only one, names an index");
+        }
+    }
+
+    public TableCommand(CommandHeader header, Operation operation, TableName tableName, Integer defaultTtlSeconds,
+                        List<AccessPolicy> accessPolicies) {
+        this(header, operation, tableName, defaultTtlSeconds, accessPolicies, null);
     }
 
     public static TableCommand create(CommandHeader header, TableName name, Integer defaultTtlSeconds) {
@@ -44,5 +59,15 @@ public record TableCommand(CommandHeader header, Operation operation, TableName 
     /** Set Table ACL: {@code policies} replace the table's stored access policies, in this order. */
     public static TableCommand setAcl(CommandHeader header, TableName name, List<AccessPolicy> policies) {
         return new TableCommand(header, Operation.SET_ACL, name, null, policies);
+    }
+
+    /** Create a secondary index of the table (an extension). */
+    public static TableCommand createIndex(CommandHeader header, TableName name, IndexDefinition index) {
+        return new TableCommand(header, Operation.CREATE_INDEX, name, null, List.of(), index);
+    }
+
+    /** Drop the secondary index of the table with this name (an extension). */
+    public static TableCommand dropIndex(CommandHeader header, TableName name, String indexName) {
+        return new TableCommand(header, Operation.DROP_INDEX, name, null, List.of(), new IndexDefinition(indexName, "", 0));
     }
 }

@@ -12,9 +12,11 @@ import java.util.Optional;
  * @param deletedAt when it was deleted, {@code null} while active
  * @param defaultTtlSeconds the default time-to-live of its entities, {@code null} for none
  * @param accessPolicies its stored access policies (Set Table ACL), in the order they were set
+ * @param indexes its secondary indexes (an extension), in the order they were created
  */
 public record TableRecord(String account, TableName name, long tableId, State state, EdmDateTime createdAt,
-                          EdmDateTime deletedAt, Integer defaultTtlSeconds, List<AccessPolicy> accessPolicies)
+                          EdmDateTime deletedAt, Integer defaultTtlSeconds, List<AccessPolicy> accessPolicies,
+                          List<IndexDefinition> indexes)
         implements RegistryRecord {
 
     public enum State { ACTIVE, DELETED }
@@ -25,21 +27,46 @@ public record TableRecord(String account, TableName name, long tableId, State st
         Objects.requireNonNull(state, "state");
         Objects.requireNonNull(createdAt, "createdAt");
         accessPolicies = List.copyOf(accessPolicies);
+        indexes = List.copyOf(indexes);
+    }
+
+    /** A table without secondary indexes (as every table was before indexes existed). */
+    public TableRecord(String account, TableName name, long tableId, State state, EdmDateTime createdAt,
+                       EdmDateTime deletedAt, Integer defaultTtlSeconds, List<AccessPolicy> accessPolicies) {
+        this(account, name, tableId, state, createdAt, deletedAt, defaultTtlSeconds, accessPolicies, List.of());
     }
 
     /** A new table: active, without stored access policies. */
     public static TableRecord active(String account, TableName name, long tableId, EdmDateTime createdAt,
                                      Integer defaultTtlSeconds) {
-        return new TableRecord(account, name, tableId, State.ACTIVE, createdAt, null, defaultTtlSeconds, List.of());
+        return new TableRecord(account, name, tableId, State.ACTIVE, createdAt, null, defaultTtlSeconds, List.of(),
+                List.of());
     }
 
     public TableRecord deleted(EdmDateTime at) {
-        return new TableRecord(account, name, tableId, State.DELETED, createdAt, at, defaultTtlSeconds, accessPolicies);
+        return new TableRecord(account, name, tableId, State.DELETED, createdAt, at, defaultTtlSeconds, accessPolicies,
+                indexes);
     }
 
     /** This table with {@code policies} as its stored access policies (replacing the current ones). */
     public TableRecord withAccessPolicies(List<AccessPolicy> policies) {
-        return new TableRecord(account, name, tableId, state, createdAt, deletedAt, defaultTtlSeconds, policies);
+        return new TableRecord(account, name, tableId, state, createdAt, deletedAt, defaultTtlSeconds, policies, indexes);
+    }
+
+    /** This table with {@code newIndexes} as its secondary indexes. */
+    public TableRecord withIndexes(List<IndexDefinition> newIndexes) {
+        return new TableRecord(account, name, tableId, state, createdAt, deletedAt, defaultTtlSeconds, accessPolicies,
+                newIndexes);
+    }
+
+    /** The secondary index with this name (case-insensitive), if the table has one. */
+    public Optional<IndexDefinition> index(String indexName) {
+        for (IndexDefinition i : indexes) {
+            if (i.named(indexName)) {
+                return Optional.of(i);
+            }
+        }
+        return Optional.empty();
     }
 
     /** The stored access policy with this id (ids are case-sensitive), if the table has one. */

@@ -156,7 +156,8 @@ public final class Principal {
         @Override
         public void check(Access access) {
             Operation op = access.operation();
-            if (op == Operation.GET_TABLE_ACL || op == Operation.SET_TABLE_ACL) {
+            if (op == Operation.GET_TABLE_ACL || op == Operation.SET_TABLE_ACL || op == Operation.LIST_INDEXES
+                    || op == Operation.CREATE_INDEX || op == Operation.DROP_INDEX) {
                 throw TableServiceException.of(ErrorCode.AUTHORIZATION_FAILURE,
                         "An account SAS cannot authorize " + describe(access) + ": only the account key may.");
             }

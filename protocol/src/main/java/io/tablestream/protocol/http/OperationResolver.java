@@ -72,9 +72,17 @@ public final class OperationResolver {
                     default -> throw verb(method);
                 };
             }
+            if ("indexes".equals(comp)) {
+                return switch (effective) {
+                    case "GET" -> Operation.LIST_INDEXES;
+                    case "POST" -> Operation.CREATE_INDEX;
+                    case "DELETE" -> Operation.DROP_INDEX;
+                    default -> throw verb(method);
+                };
+            }
             if (comp != null) {
                 throw TableServiceException.of(ErrorCode.INVALID_QUERY_PARAMETER_VALUE,
-                        "The comp parameter of a table is 'acl'.");
+                        "The comp parameter of a table is 'acl' (or the extension 'indexes').");
             }
             return switch (effective) {
                 case "GET" -> Operation.QUERY_ENTITIES;

@@ -141,6 +141,7 @@ public final class ReadHandlers {
         handlers.put(Operation.GET_ENTITY, h::getEntity);
         handlers.put(Operation.QUERY_ENTITIES, h::queryEntities);
         handlers.put(Operation.GET_TABLE_ACL, h::getTableAcl);
+        handlers.put(Operation.LIST_INDEXES, new IndexStatus(h.tables, store, locator)::list);
         handlers.put(Operation.GET_SERVICE_PROPERTIES, h::getServiceProperties);
         handlers.put(Operation.GET_SERVICE_STATS, h::getServiceStats);
         return handlers;
@@ -223,7 +224,8 @@ public final class ReadHandlers {
         request.caller().authorize(Operation.QUERY_ENTITIES, table.name().value(), null, null);
         EntityQuery query = EntityQuery.of(http.queryParam("$filter"), http.queryParam("$select"),
                 http.queryParam("$top"), http.queryParam("NextPartitionKey"), http.queryParam("NextRowKey"),
-                request.caller().readableKeys(table.name().value()));
+                request.caller().readableKeys(table.name().value())).usingIndexes(table.indexes());
+        query.index().ifPresent(choice -> http.header(Headers.INDEX, choice.index().name()));
         MetadataLevel level = ODataResponses.level(http);
         ODataContext odata = ODataResponses.context(http, request).withTable(table.name());
         String name = table.name().value();

@@ -7,14 +7,26 @@ import io.tablestream.core.filter.Filter;
 import io.tablestream.core.filter.KeyRange;
 import io.tablestream.core.filter.Select;
 import io.tablestream.core.rules.Limits;
+import io.tablestream.core.model.IndexDefinition;
+import java.util.List;
 import java.util.Optional;
 
 /**
  * A Query Entities request, compiled once: the predicate, the key range it implies (narrowed to
- * what the caller may read), the projection, the page size and where to resume.
+ * what the caller may read), the projection, the page size, where to resume, and the secondary
+ * index that answers part of the predicate, if the table has one.
  */
 public record EntityQuery(Filter filter, KeyRange keys, Select select, int top,
-                          Optional<EntityContinuation> resumeAt) {
+                          Optional<EntityContinuation> resumeAt, Optional<IndexChoice> index) {
+
+    public EntityQuery(Filter filter, KeyRange keys, Select select, int top, Optional<EntityContinuation> resumeAt) {
+        this(filter, keys, select, top, resumeAt, Optional.empty());
+    }
+
+    /** This query reading through whichever of {@code indexes} answers part of its filter. */
+    public EntityQuery usingIndexes(List<IndexDefinition> indexes) {
+        return new EntityQuery(filter, keys, select, top, resumeAt, IndexChoice.choose(filter, indexes));
+    }
 
     /**
      * @param readable the keys the caller may read (a SAS may narrow them)

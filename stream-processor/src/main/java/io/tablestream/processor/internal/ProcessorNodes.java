@@ -40,6 +40,8 @@ public final class ProcessorNodes {
         topology.addProcessor(APPLY, () -> new CommandProcessor(settings), COMMANDS_SOURCE);
         topology.addStateStore(entities(StoreNames.ENTITIES), APPLY);
         topology.addStateStore(entities(StoreNames.EXPIRY), APPLY);
+        topology.addStateStore(entities(StoreNames.INDEXES), APPLY);
+        topology.addStateStore(strings(StoreNames.INDEX_BUILDS), APPLY);
         topology.addStateStore(strings(StoreNames.TASK_META), APPLY);
         topology.addStateStore(strings(StoreNames.TABLE_NAMES), APPLY);
         topology.addStateStore(strings(StoreNames.ACCOUNTS), APPLY);

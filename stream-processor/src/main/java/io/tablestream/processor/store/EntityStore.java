@@ -1,8 +1,10 @@
 package io.tablestream.processor.store;
 
 import io.tablestream.core.codec.ByteRange;
+import io.tablestream.core.filter.IndexCondition;
 import io.tablestream.core.model.EntityKey;
 import io.tablestream.core.model.StoredEntity;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -28,4 +30,23 @@ public interface EntityStore {
 
     /** The entities of {@code range} in the local copy ({@code replica}) of {@code partition}'s store, in key order. */
     CloseableIterator<StoredEntity> scan(StoreReplica replica, int partition, ByteRange range);
+
+    /**
+     * The live entities of {@code entities} (a key range of table {@code tableId}) whose value of the
+     * indexed property satisfies {@code condition}, from the local copy of index {@code indexId} of
+     * {@code partition}, in key order; each is read from the entity store, so it is the current
+     * version (the caller still tests its whole filter). Empty when the index cannot answer here:
+     * not READY in this copy, or a range condition with more than {@code maxEntries} entries (whose
+     * results would have to be sorted in memory).
+     */
+    default Optional<CloseableIterator<StoredEntity>> indexScan(StoreReplica replica, int partition, long tableId,
+                                                               long indexId, IndexCondition condition,
+                                                               ByteRange entities, int maxEntries) {
+        return Optional.empty();
+    }
+
+    /** How far each secondary index of table {@code tableId} is built in the local copy of {@code partition}. */
+    default List<IndexBuild> indexBuilds(StoreReplica replica, int partition, long tableId) {
+        return List.of();
+    }
 }

@@ -17,6 +17,13 @@ public final class StoreNames {
      * DELETED once the deletion was announced): what the task's entity commands are decided against.
      */
     public static final String PARTITION_TABLES = "partition-tables";
+    /**
+     * Per task: the entries of the tables' secondary indexes over the task's rows
+     * ({@link io.tablestream.core.codec.IndexKeys}), kept in step with {@link #ENTITIES}.
+     */
+    public static final String INDEXES = "indexes";
+    /** Per task: how far each secondary index is built over the task's rows ({@link IndexBuild}). */
+    public static final String INDEX_BUILDS = "index-builds";
     /** Per task: entities with a time-to-live, by expiry time. */
     public static final String EXPIRY = "expiry";
 
