@@ -142,6 +142,35 @@ public final class LeanTableClient {
         return send(request(entityPath(table, partitionKey, rowKey)).GET());
     }
 
+    /** Query Entities with a {@code $filter}: the first page. */
+    public CompletableFuture<Answer> query(String table, String filter) {
+        return send(HttpRequest.newBuilder(URI.create(endpoint + "/" + table + "()?$filter="
+                        + java.net.URLEncoder.encode(filter, StandardCharsets.UTF_8).replace("+", "%20") + "&" + sas))
+                .timeout(Duration.ofSeconds(30))
+                .header("Accept", NO_METADATA)
+                .header("x-ms-version", API_VERSION)
+                .header("DataServiceVersion", "3.0").GET());
+    }
+
+    /** A POST of a raw JSON body to {@code pathAndQuery} below the account (e.g. an extension). */
+    public CompletableFuture<Answer> post(String pathAndQuery, String json) {
+        return send(HttpRequest.newBuilder(URI.create(endpoint + "/" + pathAndQuery + "&" + sas))
+                .timeout(Duration.ofSeconds(30))
+                .header("Accept", NO_METADATA)
+                .header("Content-Type", JSON)
+                .header("x-ms-version", API_VERSION)
+                .header("DataServiceVersion", "3.0").POST(body(json)));
+    }
+
+    /** A GET of {@code pathAndQuery} below the account (e.g. an extension). */
+    public CompletableFuture<Answer> getRaw(String pathAndQuery) {
+        return send(HttpRequest.newBuilder(URI.create(endpoint + "/" + pathAndQuery + "&" + sas))
+                .timeout(Duration.ofSeconds(30))
+                .header("Accept", NO_METADATA)
+                .header("x-ms-version", API_VERSION)
+                .header("DataServiceVersion", "3.0").GET());
+    }
+
     /** A $batch of one change set on one PartitionKey. */
     public CompletableFuture<BatchAnswer> batch(String table, String partitionKey, List<BatchOperation> operations) {
         String batchBoundary = "batch_" + UUID.randomUUID();

@@ -156,14 +156,13 @@ public final class Principal {
         @Override
         public void check(Access access) {
             Operation op = access.operation();
-            if (op == Operation.GET_TABLE_ACL || op == Operation.SET_TABLE_ACL || op == Operation.LIST_INDEXES
-                    || op == Operation.CREATE_INDEX || op == Operation.DROP_INDEX) {
+            if (op == Operation.GET_TABLE_ACL || op == Operation.SET_TABLE_ACL) {
                 throw TableServiceException.of(ErrorCode.AUTHORIZATION_FAILURE,
                         "An account SAS cannot authorize " + describe(access) + ": only the account key may.");
             }
             char resourceType = switch (op) {
                 case GET_SERVICE_PROPERTIES, SET_SERVICE_PROPERTIES, GET_SERVICE_STATS -> 's';
-                case QUERY_TABLES, CREATE_TABLE, DELETE_TABLE -> 'c';
+                case QUERY_TABLES, CREATE_TABLE, DELETE_TABLE, LIST_INDEXES, CREATE_INDEX, DROP_INDEX -> 'c';
                 default -> 'o';
             };
             if (resourceTypes.indexOf(resourceType) < 0) {
@@ -172,7 +171,10 @@ public final class Principal {
                                 + " (srt must include '" + resourceType + "').");
             }
             switch (op) {
-                case GET_SERVICE_PROPERTIES, GET_SERVICE_STATS, QUERY_ENTITIES, GET_ENTITY -> requireAll(permissions, "r", access);
+                case GET_SERVICE_PROPERTIES, GET_SERVICE_STATS, QUERY_ENTITIES, GET_ENTITY, LIST_INDEXES ->
+                        requireAll(permissions, "r", access);
+                case CREATE_INDEX -> requireAll(permissions, "w", access);
+                case DROP_INDEX -> requireAll(permissions, "d", access);
                 case SET_SERVICE_PROPERTIES -> requireAll(permissions, "w", access);
                 case QUERY_TABLES -> requireAll(permissions, "l", access);
                 case CREATE_TABLE -> requireAny(permissions, "cw", access);

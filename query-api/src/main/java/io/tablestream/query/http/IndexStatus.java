@@ -29,12 +29,15 @@ import java.util.Optional;
  *
  * <pre>{@code
  * {"value": [{"Name": "ByEmail", "Property": "Email",
- *   "Partitions": {"0": {"State": "Ready", "RowsIndexed": 125000}, "1": {"State": "Building", "RowsIndexed": 4000}},
+ *   "Partitions": {"0": {"State": "Ready", "RowsIndexed": 125000, "Entries": 124000},
+ *                  "1": {"State": "Building", "RowsIndexed": 4000, "Entries": 3990}},
  *   "Elsewhere": [2, 3]}]}
  * }</pre>
  * A partition hosted by another instance is listed under {@code Elsewhere} (ask that instance, or
  * see {@code GET /_cluster}); one whose store is not readable right now under {@code Unavailable}.
  * Queries read a partition through the index once it is Ready there, and scan it until then.
+ * {@code RowsIndexed} is the build's progress (rows walked); {@code Entries} the index's size there
+ * (one per stored row with an indexable value of the property).
  */
 final class IndexStatus {
     private static final JsonFactory JSON = new JsonFactory();
@@ -87,6 +90,7 @@ final class IndexStatus {
                         case DROPPING -> "Dropping";
                     });
                     g.writeNumberField("RowsIndexed", build == null ? 0 : build.rowsIndexed());
+                    g.writeNumberField("Entries", build == null ? 0 : build.entries());
                     g.writeEndObject();
                 }
                 g.writeEndObject();

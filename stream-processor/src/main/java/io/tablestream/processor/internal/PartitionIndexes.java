@@ -56,7 +56,11 @@ final class PartitionIndexes {
         this.entities = entities;
     }
 
-    /** Keeps the entries of {@code indexes} in step with a row going from {@code previous} to {@code next}. */
+    /**
+     * Keeps the entries of {@code indexes} in step with a row going from {@code previous} to
+     * {@code next}, and their counts. While an index is still being built, a row the build has not
+     * reached has no entry yet: whether an entry is there is read, not assumed.
+     */
     void changed(List<IndexDefinition> indexes, EntityKey key, StoredEntity previous, StoredEntity next) {
         for (IndexDefinition index : indexes) {
             EdmValue before = valueOf(previous, index);
@@ -64,11 +68,27 @@ final class PartitionIndexes {
             if (Objects.equals(before, after)) {
                 continue;
             }
+            long delta = 0;
             if (before != null) {
-                entries.delete(Bytes.wrap(IndexKeys.entry(index.indexId(), before, key)));
+                Bytes old = Bytes.wrap(IndexKeys.entry(index.indexId(), before, key));
+                if (entries.get(old) != null) {
+                    entries.delete(old);
+                    delta--;
+                }
             }
             if (after != null) {
-                entries.put(Bytes.wrap(IndexKeys.entry(index.indexId(), after, key)), EMPTY);
+                Bytes entry = Bytes.wrap(IndexKeys.entry(index.indexId(), after, key));
+                if (entries.get(entry) == null) {
+                    entries.put(entry, EMPTY);
+                    delta++;
+                }
+            }
+            if (delta != 0) {
+                String buildKey = IndexBuild.key(key.tableId(), index.indexId());
+                byte[] build = builds.get(buildKey);
+                if (build != null) {
+                    builds.put(buildKey, IndexBuild.decode(buildKey, build).counting(delta).encode());
+                }
             }
         }
     }
@@ -88,12 +108,12 @@ final class PartitionIndexes {
         for (IndexDefinition i : has) {
             if (!hadIds.contains(i.indexId()) && builds.get(IndexBuild.key(after.tableId(), i.indexId())) == null) {
                 put(new IndexBuild(after.tableId(), i.indexId(), IndexBuild.State.BUILDING,
-                        KeyCodec.table(after.tableId()).fromInclusive(), 0));
+                        KeyCodec.table(after.tableId()).fromInclusive(), 0, 0));
             }
         }
         for (IndexDefinition i : had) {
             if (!hasIds.contains(i.indexId())) {
-                put(new IndexBuild(after.tableId(), i.indexId(), IndexBuild.State.DROPPING, null, 0));
+                put(new IndexBuild(after.tableId(), i.indexId(), IndexBuild.State.DROPPING, null, 0, 0));
             }
         }
     }
@@ -149,12 +169,16 @@ final class PartitionIndexes {
             EntityKey key = KeyCodec.decode(kv.key.get());
             changed(index, key, null, StoredEntityCodec.decode(key.partitionKey(), key.rowKey(), kv.value));
         }
+        // the entries just written were counted into the stored build: read it again
+        String key = IndexBuild.key(build.tableId(), build.indexId());
+        IndexBuild now = IndexBuild.decode(key, builds.get(key));
         if (resume == null) {
-            put(new IndexBuild(build.tableId(), build.indexId(), IndexBuild.State.READY, null, build.rowsIndexed() + n));
-            pending.remove(IndexBuild.key(build.tableId(), build.indexId()));
+            put(new IndexBuild(build.tableId(), build.indexId(), IndexBuild.State.READY, null, build.rowsIndexed() + n,
+                    now.entries()));
+            pending.remove(key);
         } else {
             put(new IndexBuild(build.tableId(), build.indexId(), IndexBuild.State.BUILDING, resume,
-                    build.rowsIndexed() + n));
+                    build.rowsIndexed() + n, now.entries()));
         }
         return Math.max(n, 1);
     }
