@@ -45,6 +45,7 @@ public final class WriteHandlers {
             handlers.put(op, entityWrites::handle);
         }
         handlers.put(Operation.BATCH, batch::handle);
+        handlers.put(Operation.SUBMIT_TRANSACTION, batch::submitTransaction);
         return handlers;
     }
 }

@@ -132,7 +132,7 @@ public final class Principal {
                 case UPDATE_ENTITY, MERGE_ENTITY -> "u";
                 case INSERT_OR_REPLACE_ENTITY, INSERT_OR_MERGE_ENTITY -> "au";
                 case DELETE_ENTITY -> "d";
-                case BATCH, PREFLIGHT -> "";
+                case BATCH, SUBMIT_TRANSACTION, PREFLIGHT -> "";
                 default -> null;
             };
             if (needed == null) {
@@ -171,7 +171,7 @@ public final class Principal {
                                 + " (srt must include '" + resourceType + "').");
             }
             switch (op) {
-                case GET_SERVICE_PROPERTIES, GET_SERVICE_STATS, QUERY_ENTITIES, GET_ENTITY, LIST_INDEXES ->
+                case GET_SERVICE_PROPERTIES, GET_SERVICE_STATS, QUERY_ENTITIES, GET_ENTITY, LIST_INDEXES, GET_TRANSACTION ->
                         requireAll(permissions, "r", access);
                 case CREATE_INDEX -> requireAll(permissions, "w", access);
                 case DROP_INDEX -> requireAll(permissions, "d", access);

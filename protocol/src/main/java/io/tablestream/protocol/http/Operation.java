@@ -25,6 +25,10 @@ public enum Operation {
     CREATE_INDEX(Body.JSON),
     /** An extension: {@code DELETE /{table}?comp=indexes&name=..}. */
     DROP_INDEX(Body.JSON),
+    /** An extension: {@code POST /$transactions} with a {@code $batch} body whose change set spans PartitionKeys and tables. */
+    SUBMIT_TRANSACTION(Body.JSON),
+    /** An extension: {@code GET /$transactions('id')}, a cross-partition transaction's status. */
+    GET_TRANSACTION(Body.JSON),
     /** Answered without a body; refused with the storage {@code <Error>} XML, as a preflight carries no OData format. */
     PREFLIGHT(Body.XML);
 
@@ -73,7 +77,7 @@ public enum Operation {
         return switch (this) {
             case CREATE_TABLE, DELETE_TABLE, INSERT_ENTITY, UPDATE_ENTITY, MERGE_ENTITY, INSERT_OR_REPLACE_ENTITY,
                  INSERT_OR_MERGE_ENTITY, DELETE_ENTITY, BATCH, SET_TABLE_ACL, SET_SERVICE_PROPERTIES, CREATE_INDEX,
-                 DROP_INDEX -> true;
+                 DROP_INDEX, SUBMIT_TRANSACTION -> true;
             default -> false;
         };
     }

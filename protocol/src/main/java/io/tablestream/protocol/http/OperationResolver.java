@@ -64,6 +64,18 @@ public final class OperationResolver {
             }
             throw verb(method);
         }
+        if (resource instanceof ResourcePath.TransactionCollection) {
+            if (effective.equals("POST")) {
+                return Operation.SUBMIT_TRANSACTION;
+            }
+            throw verb(method);
+        }
+        if (resource instanceof ResourcePath.TransactionItem) {
+            if (effective.equals("GET")) {
+                return Operation.GET_TRANSACTION;
+            }
+            throw verb(method);
+        }
         if (resource instanceof ResourcePath.EntityCollection) {
             if ("acl".equals(comp)) {
                 return switch (effective) {

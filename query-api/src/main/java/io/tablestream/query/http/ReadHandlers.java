@@ -142,6 +142,7 @@ public final class ReadHandlers {
         handlers.put(Operation.QUERY_ENTITIES, h::queryEntities);
         handlers.put(Operation.GET_TABLE_ACL, h::getTableAcl);
         handlers.put(Operation.LIST_INDEXES, new IndexStatus(h.tables, store, locator)::list);
+        handlers.put(Operation.GET_TRANSACTION, h::getTransaction);
         handlers.put(Operation.GET_SERVICE_PROPERTIES, h::getServiceProperties);
         handlers.put(Operation.GET_SERVICE_STATS, h::getServiceStats);
         return handlers;
@@ -214,6 +215,28 @@ public final class ReadHandlers {
                     ResponseHeaders.odata(http, request, level.contentType());
                     http.header(Headers.ETAG, entity.etag().value());
                     http.result(write(out -> EntityJsonWriter.writeEntity(out, odata, entity, level, select)));
+                });
+        respond(request, http, List.of(partition), token, () -> locator.locate(key), local);
+    }
+
+    /**
+     * A cross-partition transaction's status (an extension), from its coordinator's partition, routed
+     * like a point read. With the session token of the submission it waits until the coordinator
+     * has recorded the transaction; without, a transaction not recorded yet is 404 TransactionNotFound.
+     */
+    void getTransaction(RequestContext request, Context http) {
+        request.caller().authorize(Operation.GET_TRANSACTION, null, null, null);
+        String id = ((ResourcePath.TransactionItem) request.resource()).transactionId();
+        CommandKey key = CommandKey.forTransaction(request.account(), id);
+        int partition = locator.partitionOf(key);
+        String token = http.header(Headers.SESSION_TOKEN);
+        ReplicaRouting.LocalRead local = replica -> readHere(List.of(partition), replica, token,
+                copies -> store.transaction(copies.apply(partition), partition, request.account(), id))
+                .thenAccept(found -> {
+                    ResponseHeaders.standard(http, request);
+                    http.contentType("application/json;charset=utf-8");
+                    http.result(TransactionStatusJson.write(found.orElseThrow(() ->
+                            TableServiceException.of(ErrorCode.TRANSACTION_NOT_FOUND))));
                 });
         respond(request, http, List.of(partition), token, () -> locator.locate(key), local);
     }

@@ -12,6 +12,8 @@ import io.tablestream.core.command.Outcome;
 import io.tablestream.core.command.PartitionMarker;
 import io.tablestream.core.command.TableAnnouncement;
 import io.tablestream.core.command.TableCommand;
+import io.tablestream.core.command.TransactionCommand;
+import io.tablestream.core.command.TransactionReport;
 import io.tablestream.core.error.ErrorCode;
 import io.tablestream.core.error.TableServiceException;
 import io.tablestream.core.model.AccountRecord;
@@ -83,6 +85,9 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
     private RegistryView registry;
     private PartitionTables tables;
     private PartitionIndexes indexes;
+    private TransactionCoordinator transactions;
+    /** The transaction's part being decided, if the command being decided is one. */
+    private EntityCommand part;
     private int ownPartition;
     /** This incarnation of the task: its partition markers carry it. */
     private String incarnation;
@@ -106,6 +111,8 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
         this.indexes = new PartitionIndexes(context.getStateStore(StoreNames.INDEXES),
                 context.getStateStore(StoreNames.INDEX_BUILDS), context.getStateStore(StoreNames.ENTITIES),
                 tables::indexes);
+        this.transactions = new TransactionCoordinator(context.getStateStore(StoreNames.TRANSACTIONS), outputs,
+                this::answer);
         this.rows = new EntityRows(context.getStateStore(StoreNames.ENTITIES), context.getStateStore(StoreNames.EXPIRY),
                 indexes, tables::indexes);
         this.ownPartition = context.taskId().partition();
@@ -185,14 +192,28 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
             handle(record, entityCommand, partition, offset);
         } else if (command instanceof TableCommand tableCommand) {
             handle(record, tableCommand, partition, offset);
+        } else if (command instanceof TransactionCommand transaction) {
+            transactions.accept(record, transaction, partition, offset);
+        } else if (command instanceof TransactionReport report) {
+            transactions.report(report, partition, offset);
         } else {
             handle(record, (AccountCommand) command, partition, offset);
         }
         done(partition, offset);
         commitSoonFor(command, command.header());
+        commitSoonForTransaction(command);
     }
 
     private void handle(Record<byte[], byte[]> record, EntityCommand command, int partition, long offset) {
+        part = command.transaction() == null ? null : command;
+        try {
+            decide(record, command, partition, offset);
+        } finally {
+            part = null;
+        }
+    }
+
+    private void decide(Record<byte[], byte[]> record, EntityCommand command, int partition, long offset) {
         try {
             CommandRules.validate(command);
         } catch (TableServiceException e) {
@@ -331,6 +352,10 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
      */
     private void answer(Outcome outcome, Record<byte[], byte[]> record) {
         outputs.outcome(outcome, record.timestamp());
+        if (part != null) {
+            // a transaction's part: its coordinator hears the result, in this same Kafka transaction
+            outputs.command(TransactionCoordinator.report(part, outcome.failure()), record.timestamp());
+        }
         if (outcome.replyTo() != null && settings.answers().atDecision()) {
             settings.answers().handoff().decided(outcome);
         }
@@ -365,6 +390,16 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
             return;
         }
         if (!settings.answers().atDecision() || !(command instanceof EntityCommand)) {
+            context.commit();
+        }
+    }
+
+    /**
+     * A transaction's parts, and a part's report, reach their partitions only once this task's
+     * transaction commits: commit right after this round rather than at the end of the interval.
+     */
+    private void commitSoonForTransaction(Command command) {
+        if (command instanceof TransactionCommand || command instanceof EntityCommand e && e.transaction() != null) {
             context.commit();
         }
     }

@@ -180,6 +180,24 @@ public final class StreamsEntityStore implements EntityStore {
         return out;
     }
 
+    @Override
+    public Optional<io.tablestream.core.model.TransactionStatus> transaction(StoreReplica replica, int partition,
+                                                                            String account, String transactionId) {
+        ReadOnlyKeyValueStore<String, byte[]> store = QueryableStores.keyValue(streams, StoreNames.TRANSACTIONS,
+                partition, replica);
+        if (!applied.readable(partition)) {
+            throw TableServiceException.of(ErrorCode.SERVER_BUSY,
+                    "The data is being recovered after a restart; retry shortly.");
+        }
+        try {
+            byte[] value = store.get(io.tablestream.processor.store.TransactionKeys.of(account, transactionId));
+            return value == null ? Optional.empty()
+                    : Optional.of(io.tablestream.schemas.LogCodecs.TRANSACTION_STATUS.decode(value));
+        } catch (InvalidStateStoreException e) {
+            throw QueryableStores.translate(e);
+        }
+    }
+
     /** The live rows at the given entity keys (in the order given), read one by one. */
     private static final class IndexedRows implements CloseableIterator<StoredEntity> {
         private final ReadOnlyKeyValueStore<Bytes, byte[]> rows;

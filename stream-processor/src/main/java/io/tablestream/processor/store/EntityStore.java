@@ -49,4 +49,13 @@ public interface EntityStore {
     default List<IndexBuild> indexBuilds(StoreReplica replica, int partition, long tableId) {
         return List.of();
     }
+
+    /**
+     * The status of cross-partition transaction {@code transactionId} of {@code account}, from the
+     * local copy of the {@code transactions} store of {@code partition} (its coordinator's).
+     */
+    default Optional<io.tablestream.core.model.TransactionStatus> transaction(StoreReplica replica, int partition,
+                                                                             String account, String transactionId) {
+        return Optional.empty();
+    }
 }

@@ -24,6 +24,11 @@ public final class StoreNames {
     public static final String INDEXES = "indexes";
     /** Per task: how far each secondary index is built over the task's rows ({@link IndexBuild}). */
     public static final String INDEX_BUILDS = "index-builds";
+    /**
+     * Per task: the cross-partition transactions this task coordinates (their commands are keyed to
+     * its partition), by {@code <account>/<transactionId>}: each part's state.
+     */
+    public static final String TRANSACTIONS = "transactions";
     /** Per task: entities with a time-to-live, by expiry time. */
     public static final String EXPIRY = "expiry";
 
