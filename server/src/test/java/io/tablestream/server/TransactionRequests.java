@@ -66,12 +66,18 @@ public final class TransactionRequests {
                 : raw.read("$transactions('" + id + "')", "x-ms-session-token", sessionToken);
     }
 
-    /** Polls the status until no part is pending; returns it. */
+    /**
+     * Polls the status until no part is pending and the coordinator recorded a report of each (a
+     * part decided on this instance shows as decided before its report is recorded); returns it.
+     */
+    @SuppressWarnings("unchecked")
     public Map<String, Object> awaitDone(String id, String sessionToken, Duration timeout) {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (true) {
             RawTableClient.Response r = status(id, sessionToken);
-            if (r.status() == 200 && !"Pending".equals(r.json().get("State"))) {
+            if (r.status() == 200 && !"Pending".equals(r.json().get("State"))
+                    && ((List<Object>) r.json().get("Parts")).stream()
+                            .allMatch(p -> ((Number) ((Map<String, Object>) p).get("Reports")).intValue() > 0)) {
                 return r.json();
             }
             assertThat(System.nanoTime()).as("transaction %s done within %s: %s", id, timeout, r).isLessThan(deadline);

@@ -78,7 +78,8 @@ public final class StreamProcessor implements AutoCloseable {
         this.streams = new KafkaStreams(TablestreamTopology.build(settings), streamsProperties(config),
                 new CommitNotifyingClientSupplier());
         this.streams.setUncaughtExceptionHandler(this::onThreadFailure);
-        this.entities = new StreamsEntityStore(streams, config.clock(), settings.appliedOffsets());
+        this.entities = new StreamsEntityStore(streams, config.clock(), settings.appliedOffsets(),
+                settings.transactions());
         this.replicas = new StreamsLocalReplicas(streams, LAG_REFRESH);
         this.registry = new StreamsTableRegistry(streams, settings.registryEvents());
     }

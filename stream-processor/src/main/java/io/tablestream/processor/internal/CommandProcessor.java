@@ -112,7 +112,7 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
                 context.getStateStore(StoreNames.INDEX_BUILDS), context.getStateStore(StoreNames.ENTITIES),
                 tables::indexes);
         this.transactions = new TransactionCoordinator(context.getStateStore(StoreNames.TRANSACTIONS), outputs,
-                this::answer);
+                this::answer, settings.transactions());
         this.rows = new EntityRows(context.getStateStore(StoreNames.ENTITIES), context.getStateStore(StoreNames.EXPIRY),
                 indexes, tables::indexes);
         this.ownPartition = context.taskId().partition();
@@ -355,6 +355,8 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
         if (part != null) {
             // a transaction's part: its coordinator hears the result, in this same Kafka transaction
             outputs.command(TransactionCoordinator.report(part, outcome.failure()), record.timestamp());
+            settings.transactions().decided(part.account(), part.transaction().transactionId(),
+                    part.transaction().part(), outcome.failure());
         }
         if (outcome.replyTo() != null && settings.answers().atDecision()) {
             settings.answers().handoff().decided(outcome);

@@ -40,11 +40,19 @@ public final class StreamsEntityStore implements EntityStore {
     private final KafkaStreams streams;
     private final Clock clock;
     private final AppliedOffsets applied;
+    private final io.tablestream.processor.store.TransactionProgress progress;
 
     public StreamsEntityStore(KafkaStreams streams, Clock clock, AppliedOffsets applied) {
+        this(streams, clock, applied, new io.tablestream.processor.store.TransactionProgress());
+    }
+
+    /** @param progress the transaction parts this instance's tasks decided, shown in statuses read here */
+    public StreamsEntityStore(KafkaStreams streams, Clock clock, AppliedOffsets applied,
+                              io.tablestream.processor.store.TransactionProgress progress) {
         this.streams = streams;
         this.clock = clock;
         this.applied = applied;
+        this.progress = progress;
     }
 
     private ReadOnlyKeyValueStore<Bytes, byte[]> store(StoreReplica replica, int partition) {
@@ -192,7 +200,7 @@ public final class StreamsEntityStore implements EntityStore {
         try {
             byte[] value = store.get(io.tablestream.processor.store.TransactionKeys.of(account, transactionId));
             return value == null ? Optional.empty()
-                    : Optional.of(io.tablestream.schemas.LogCodecs.TRANSACTION_STATUS.decode(value));
+                    : Optional.of(progress.overlay(io.tablestream.schemas.LogCodecs.TRANSACTION_STATUS.decode(value)));
         } catch (InvalidStateStoreException e) {
             throw QueryableStores.translate(e);
         }

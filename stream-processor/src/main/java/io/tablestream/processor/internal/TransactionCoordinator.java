@@ -10,6 +10,7 @@ import io.tablestream.core.model.EdmDateTime;
 import io.tablestream.core.model.TransactionStatus;
 import io.tablestream.core.rules.CommandRules;
 import io.tablestream.processor.store.TransactionKeys;
+import io.tablestream.processor.store.TransactionProgress;
 import io.tablestream.schemas.LogCodecs;
 import java.util.ArrayList;
 import java.util.List;
@@ -37,12 +38,14 @@ final class TransactionCoordinator {
     private final KeyValueStore<String, byte[]> store;
     private final Outputs outputs;
     private final BiConsumer<Outcome, Record<byte[], byte[]>> answer;
+    private final TransactionProgress progress;
 
     TransactionCoordinator(KeyValueStore<String, byte[]> store, Outputs outputs,
-                           BiConsumer<Outcome, Record<byte[], byte[]>> answer) {
+                           BiConsumer<Outcome, Record<byte[], byte[]>> answer, TransactionProgress progress) {
         this.store = store;
         this.outputs = outputs;
         this.answer = answer;
+        this.progress = progress;
     }
 
     /** The report the owner of {@code part} writes for its coordinator. */
@@ -94,6 +97,7 @@ final class TransactionCoordinator {
             return;
         }
         store.put(key, LogCodecs.TRANSACTION_STATUS.encode(status.reported(report.part(), report.failure())));
+        progress.recorded(report.account(), report.transactionId(), report.part());
     }
 
     private static Outcome.Failure validate(TransactionCommand command) {
