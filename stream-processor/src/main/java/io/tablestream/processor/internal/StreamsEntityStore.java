@@ -165,7 +165,15 @@ public final class StreamsEntityStore implements EntityStore {
                 }
             }
             found.sort(Arrays::compareUnsigned);
-            return Optional.of(new IndexedRows(rows, found.iterator(), null, now));
+            // A row changed while the entries were read may show under its old and its new value:
+            // read it once (its current version is what the filter is tested on).
+            List<byte[]> distinct = new ArrayList<>(found.size());
+            for (byte[] k : found) {
+                if (distinct.isEmpty() || !Arrays.equals(distinct.get(distinct.size() - 1), k)) {
+                    distinct.add(k);
+                }
+            }
+            return Optional.of(new IndexedRows(rows, distinct.iterator(), null, now));
         } catch (InvalidStateStoreException e) {
             throw QueryableStores.translate(e);
         }
