@@ -11,9 +11,18 @@ import io.tablestream.core.command.EntityOperation;
 import io.tablestream.core.command.Outcome;
 import io.tablestream.core.command.TableAnnouncement;
 import io.tablestream.core.command.TableCommand;
+import io.tablestream.core.command.TransactionCommand;
+import io.tablestream.core.command.TransactionRef;
+import io.tablestream.core.command.TransactionReport;
+import io.tablestream.core.model.TransactionStatus;
+import io.tablestream.schemas.avro.TransactionOperations;
+import io.tablestream.schemas.avro.TransactionPartRef;
+import io.tablestream.schemas.avro.TransactionPartState;
+import io.tablestream.schemas.avro.TransactionPartStatus;
 import io.tablestream.core.error.ErrorCode;
 import io.tablestream.core.model.AccountRecord;
 import io.tablestream.core.model.EdmDateTime;
+import io.tablestream.core.model.IndexDefinition;
 import io.tablestream.core.model.Entity;
 import io.tablestream.core.model.RegistryRecord;
 import io.tablestream.core.model.StoredEntity;
@@ -69,6 +78,11 @@ public final class LogCodecs {
             return ACCOUNTS.reads(bytes) ? ACCOUNTS.decode(bytes) : TABLE_RECORD.decode(bytes);
         }
     };
+
+    /** A cross-partition transaction's status, as its coordinator task keeps it. */
+    public static final LogCodec<TransactionStatus> TRANSACTION_STATUS = AvroLogCodec.of(
+            io.tablestream.schemas.avro.TransactionStatus.getClassSchema(), LogCodecs::transactionToAvro,
+            LogCodecs::transactionFromAvro);
 
     /** Reads only the header of a command record, for answering one whose body is invalid. */
     private static final LogCodec<CommandHeader> COMMAND_HEADER =
@@ -128,24 +142,28 @@ public final class LogCodecs {
         Object operation;
         if (command instanceof TableCommand t) {
             operation = new TableOperation(TableOperationType.valueOf(t.operation().name()), t.tableName().value(),
-                    t.defaultTtlSeconds(), t.historyRetentionSeconds(), SettingsMapping.policiesToAvro(t.accessPolicies()));
+                    t.defaultTtlSeconds(), t.historyRetentionSeconds(), SettingsMapping.policiesToAvro(t.accessPolicies()),
+                    t.index() == null ? null : indexToAvro(t.index()));
         } else if (command instanceof AccountCommand a) {
             operation = SettingsMapping.updateToAvro(a.serviceProperties());
         } else if (command instanceof TableAnnouncement a) {
             TableRecord t = a.table();
             operation = new io.tablestream.schemas.avro.TableAnnouncement(t.tableId(), t.name().value(), !t.isActive(),
                     t.createdAt().epochTicks(), PropertyMapping.ticksOrNull(t.deletedAt()), t.defaultTtlSeconds(),
-                    t.historyRetentionSeconds());
+                    t.historyRetentionSeconds(), indexesToAvro(t.indexes()));
         } else if (command instanceof PartitionMarker m) {
             operation = new io.tablestream.schemas.avro.PartitionMarker(m.partition());
+        } else if (command instanceof TransactionCommand t) {
+            List<EntityOperations> parts = new ArrayList<>(t.parts().size());
+            t.parts().forEach(p -> parts.add(entityOperationsToAvro(p)));
+            operation = new TransactionOperations(t.transactionId(), parts);
+        } else if (command instanceof TransactionReport r) {
+            Outcome.Failure f = r.failure();
+            operation = new io.tablestream.schemas.avro.TransactionReport(r.transactionId(), r.part(),
+                    f == null ? null : f.code().code(), f == null ? null : f.message(),
+                    f == null ? null : f.operationIndex());
         } else {
-            EntityCommand e = (EntityCommand) command;
-            List<io.tablestream.schemas.avro.EntityOperation> ops = new ArrayList<>(e.operations().size());
-            for (EntityOperation op : e.operations()) {
-                ops.add(new io.tablestream.schemas.avro.EntityOperation(EntityOperationType.valueOf(op.type().name()),
-                        op.rowKey(), op.ifMatch(), PropertyMapping.toAvro(op.properties())));
-            }
-            operation = new EntityOperations(e.tableId(), e.tableName().value(), e.partitionKey(), e.batch(), ops);
+            operation = entityOperationsToAvro((EntityCommand) command);
         }
         return new io.tablestream.schemas.avro.Command(h.id(), h.account(), h.acceptedAtMillis(), h.replyTo(),
                 h.principal(), operation);
@@ -158,7 +176,7 @@ public final class LogCodecs {
         if (operation instanceof TableOperation t) {
             return new TableCommand(h, TableCommand.Operation.valueOf(t.getType().name()), TableName.of(t.getTableName()),
                     t.getDefaultTtlSeconds(), SettingsMapping.policiesFromAvro(t.getAccessPolicies()),
-                    t.getHistoryRetentionSeconds());
+                    t.getHistoryRetentionSeconds(), t.getIndex() == null ? null : indexFromAvro(t.getIndex()));
         }
         if (operation instanceof SetServiceProperties p) {
             return AccountCommand.setServiceProperties(h, SettingsMapping.updateFromAvro(p));
@@ -167,19 +185,90 @@ public final class LogCodecs {
             return new TableAnnouncement(h, new TableRecord(h.account(), TableName.of(t.getTableName()), t.getTableId(),
                     t.getDeleted() ? TableRecord.State.DELETED : TableRecord.State.ACTIVE,
                     EdmDateTime.ofEpochTicks(t.getCreatedAtTicks()), PropertyMapping.dateTimeOrNull(t.getDeletedAtTicks()),
-                    t.getDefaultTtlSeconds(), List.of(), t.getHistoryRetentionSeconds()));
+                    t.getDefaultTtlSeconds(), List.of(), t.getHistoryRetentionSeconds(), indexesFromAvro(t.getIndexes())));
         }
         if (operation instanceof io.tablestream.schemas.avro.PartitionMarker m) {
             return new PartitionMarker(h, m.getPartition());
         }
-        EntityOperations e = (EntityOperations) operation;
+        if (operation instanceof TransactionOperations t) {
+            List<EntityCommand> parts = new ArrayList<>(t.getParts().size());
+            for (int i = 0; i < t.getParts().size(); i++) {
+                parts.add(entityCommandFromAvro(partHeader(h, t.getTransactionId(), i), t.getParts().get(i)));
+            }
+            return new TransactionCommand(h, t.getTransactionId(), parts);
+        }
+        if (operation instanceof io.tablestream.schemas.avro.TransactionReport r) {
+            Outcome.Failure failure = null;
+            if (r.getErrorCode() != null) {
+                ErrorCode code = ErrorCode.fromCode(r.getErrorCode());
+                failure = new Outcome.Failure(code == null ? ErrorCode.INTERNAL_ERROR : code, r.getErrorMessage(),
+                        r.getOperationIndex());
+            }
+            return new TransactionReport(h, r.getTransactionId(), r.getPart(), failure);
+        }
+        return entityCommandFromAvro(h, (EntityOperations) operation);
+    }
+
+    /**
+     * The header of part {@code part} of a transaction accepted under {@code header}: its own id, the
+     * transaction's account, time and principal, and nobody waiting (the coordinator hears of it).
+     */
+    public static CommandHeader partHeader(CommandHeader header, String transactionId, int part) {
+        return new CommandHeader(transactionId + "/" + part, header.account(), header.acceptedAtMillis(), null,
+                header.principal());
+    }
+
+    private static EntityOperations entityOperationsToAvro(EntityCommand e) {
+        List<io.tablestream.schemas.avro.EntityOperation> ops = new ArrayList<>(e.operations().size());
+        for (EntityOperation op : e.operations()) {
+            ops.add(new io.tablestream.schemas.avro.EntityOperation(EntityOperationType.valueOf(op.type().name()),
+                    op.rowKey(), op.ifMatch(), PropertyMapping.toAvro(op.properties())));
+        }
+        TransactionPartRef ref = e.transaction() == null ? null
+                : new TransactionPartRef(e.transaction().transactionId(), e.transaction().part());
+        return new EntityOperations(e.tableId(), e.tableName().value(), e.partitionKey(), e.batch(), ops, ref);
+    }
+
+    private static EntityCommand entityCommandFromAvro(CommandHeader h, EntityOperations e) {
         List<EntityOperation> ops = new ArrayList<>(e.getOperations().size());
         for (io.tablestream.schemas.avro.EntityOperation op : e.getOperations()) {
             ops.add(EntityOperation.of(EntityOperation.Type.valueOf(op.getType().name()), op.getRowKey(),
                     op.getIfMatch(), PropertyMapping.fromAvro(op.getProperties())));
         }
+        TransactionRef ref = e.getTransaction() == null ? null
+                : new TransactionRef(e.getTransaction().getTransactionId(), e.getTransaction().getPart());
         return new EntityCommand(h, e.getTableId(), TableName.of(e.getTableName()), e.getPartitionKey(), ops,
-                e.getBatch());
+                e.getBatch(), ref);
+    }
+
+    // --- transaction status (the coordinator's store) ---
+
+    static io.tablestream.schemas.avro.TransactionStatus transactionToAvro(TransactionStatus t) {
+        List<TransactionPartStatus> parts = new ArrayList<>(t.parts().size());
+        for (TransactionStatus.Part p : t.parts()) {
+            Outcome.Failure f = p.failure();
+            parts.add(new TransactionPartStatus(p.table(), p.partitionKey(), p.operations(),
+                    TransactionPartState.valueOf(p.state().name()), f == null ? null : f.code().code(),
+                    f == null ? null : f.message(), f == null ? null : f.operationIndex(), p.reports()));
+        }
+        return new io.tablestream.schemas.avro.TransactionStatus(t.transactionId(), t.account(),
+                t.acceptedAt().epochTicks(), parts);
+    }
+
+    static TransactionStatus transactionFromAvro(io.tablestream.schemas.avro.TransactionStatus a) {
+        List<TransactionStatus.Part> parts = new ArrayList<>(a.getParts().size());
+        for (TransactionPartStatus p : a.getParts()) {
+            Outcome.Failure failure = null;
+            if (p.getErrorCode() != null) {
+                ErrorCode code = ErrorCode.fromCode(p.getErrorCode());
+                failure = new Outcome.Failure(code == null ? ErrorCode.INTERNAL_ERROR : code, p.getErrorMessage(),
+                        p.getOperationIndex());
+            }
+            parts.add(new TransactionStatus.Part(p.getTable(), p.getPartitionKey(), p.getOperations(),
+                    TransactionStatus.PartState.valueOf(p.getState().name()), failure, p.getReports()));
+        }
+        return new TransactionStatus(a.getTransactionId(), a.getAccount(), EdmDateTime.ofEpochTicks(a.getAcceptedAtTicks()),
+                parts);
     }
 
     // --- outcomes ---
@@ -247,13 +336,34 @@ public final class LogCodecs {
         return new io.tablestream.schemas.avro.TableRecord(t.account(), t.name().value(), t.tableId(),
                 TableState.valueOf(t.state().name()), t.createdAt().epochTicks(),
                 PropertyMapping.ticksOrNull(t.deletedAt()), t.defaultTtlSeconds(),
-                SettingsMapping.policiesToAvro(t.accessPolicies()), t.historyRetentionSeconds());
+                SettingsMapping.policiesToAvro(t.accessPolicies()), t.historyRetentionSeconds(), indexesToAvro(t.indexes()));
     }
 
     static TableRecord tableFromAvro(io.tablestream.schemas.avro.TableRecord a) {
         return new TableRecord(a.getAccount(), TableName.of(a.getTableName()), a.getTableId(),
                 TableRecord.State.valueOf(a.getState().name()), EdmDateTime.ofEpochTicks(a.getCreatedAtTicks()),
                 PropertyMapping.dateTimeOrNull(a.getDeletedAtTicks()), a.getDefaultTtlSeconds(),
-                SettingsMapping.policiesFromAvro(a.getAccessPolicies()), a.getHistoryRetentionSeconds());
+                SettingsMapping.policiesFromAvro(a.getAccessPolicies()), a.getHistoryRetentionSeconds(),
+                indexesFromAvro(a.getIndexes()));
+    }
+
+    private static io.tablestream.schemas.avro.IndexDefinition indexToAvro(IndexDefinition i) {
+        return new io.tablestream.schemas.avro.IndexDefinition(i.name(), i.property(), i.indexId());
+    }
+
+    private static IndexDefinition indexFromAvro(io.tablestream.schemas.avro.IndexDefinition a) {
+        return new IndexDefinition(a.getName(), a.getProperty(), a.getIndexId());
+    }
+
+    private static List<io.tablestream.schemas.avro.IndexDefinition> indexesToAvro(List<IndexDefinition> indexes) {
+        List<io.tablestream.schemas.avro.IndexDefinition> out = new ArrayList<>(indexes.size());
+        indexes.forEach(i -> out.add(indexToAvro(i)));
+        return out;
+    }
+
+    private static List<IndexDefinition> indexesFromAvro(List<io.tablestream.schemas.avro.IndexDefinition> indexes) {
+        List<IndexDefinition> out = new ArrayList<>(indexes.size());
+        indexes.forEach(a -> out.add(indexFromAvro(a)));
+        return out;
     }
 }

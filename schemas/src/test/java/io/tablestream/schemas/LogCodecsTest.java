@@ -155,6 +155,43 @@ class LogCodecsTest {
     }
 
     @Test
+    void indexCommandsAndATableWithIndexesRoundTrip() {
+        Command create = TableCommand.createIndex(HEADER, TableName.of("Orders"),
+                io.tablestream.core.model.IndexDefinition.requested("ByEmail", "Email"));
+        Command drop = TableCommand.dropIndex(HEADER, TableName.of("Orders"), "ByEmail");
+        TableRecord indexed = TableRecord.active(HEADER.account(), TableName.of("Orders"), 12L, EdmDateTime.ofEpochTicks(1L), null)
+                .withIndexes(List.of(new io.tablestream.core.model.IndexDefinition("ByEmail", "Email", 99L)));
+
+        assertThat(LogCodecs.COMMAND.decode(LogCodecs.COMMAND.encode(create))).isEqualTo(create);
+        assertThat(LogCodecs.COMMAND.decode(LogCodecs.COMMAND.encode(drop))).isEqualTo(drop);
+        assertThat(LogCodecs.TABLE_RECORD.decode(LogCodecs.TABLE_RECORD.encode(indexed))).isEqualTo(indexed);
+        Command announced = TableAnnouncement.of(HEADER, indexed);
+        assertThat(LogCodecs.COMMAND.decode(LogCodecs.COMMAND.encode(announced))).isEqualTo(announced);
+    }
+
+    @Test
+    void transactionRecordsRoundTrip() {
+        EntityCommand part0 = EntityCommand.part(LogCodecs.partHeader(HEADER, "tx", 0), 12L, TableName.of("Orders"), "p",
+                List.of(EntityOperation.of(EntityOperation.Type.INSERT, "r", null, Map.of("N", EdmInt32.of(1)))), "tx", 0);
+        EntityCommand part1 = EntityCommand.part(LogCodecs.partHeader(HEADER, "tx", 1), 13L, TableName.of("Archive"), "q",
+                List.of(EntityOperation.delete("r", "*")), "tx", 1);
+        Command transaction = new io.tablestream.core.command.TransactionCommand(HEADER, "tx", List.of(part0, part1));
+        Command report = new io.tablestream.core.command.TransactionReport(HEADER, "tx", 1,
+                new Outcome.Failure(ErrorCode.ENTITY_ALREADY_EXISTS, "exists", 0));
+        io.tablestream.core.model.TransactionStatus status = new io.tablestream.core.model.TransactionStatus("tx", "acct",
+                EdmDateTime.ofEpochTicks(5L), List.of(
+                        new io.tablestream.core.model.TransactionStatus.Part("Orders", "p", 1,
+                                io.tablestream.core.model.TransactionStatus.PartState.PENDING, null, 0)))
+                .reported(0, new Outcome.Failure(ErrorCode.UPDATE_CONDITION_NOT_SATISFIED, "no", 0));
+
+        for (Command c : List.of(transaction, report, part0)) {
+            assertThat(LogCodecs.COMMAND.decode(LogCodecs.COMMAND.encode(c))).isEqualTo(c);
+        }
+        assertThat(report.isWrite()).isFalse();
+        assertThat(LogCodecs.TRANSACTION_STATUS.decode(LogCodecs.TRANSACTION_STATUS.encode(status))).isEqualTo(status);
+    }
+
+    @Test
     void tableRecordRoundTrips() {
         TableRecord active = TableRecord.active("acct", TableName.of("Orders"), 12L, EdmDateTime.ofEpochTicks(1L), null);
         TableRecord deleted = active.deleted(EdmDateTime.ofEpochTicks(2L));

@@ -2,6 +2,7 @@ package io.tablestream.processor;
 
 import io.tablestream.processor.store.AppliedOffsets;
 import io.tablestream.processor.store.RegistryEvents;
+import io.tablestream.processor.store.TransactionProgress;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Objects;
@@ -18,10 +19,12 @@ import java.util.Objects;
  *     a decision never reads it (its time is the command's, see {@code TaskState})
  * @param observer told of each applied entity change
  * @param answers when writes are answered, and where decided outcomes are handed over
+ * @param transactions where the tasks note the transaction parts they decided, for status reads here
  */
 public record ProcessorSettings(Topics topics, int commandPartitions, Duration expiryInterval, int expiryBatch,
                                 Duration sweepInterval, int sweepBatch, Clock clock, AppliedOffsets appliedOffsets,
-                                RegistryEvents registryEvents, ApplyObserver observer, WriteAnswers answers) {
+                                RegistryEvents registryEvents, ApplyObserver observer, WriteAnswers answers,
+                                TransactionProgress transactions) {
     public ProcessorSettings {
         Objects.requireNonNull(topics, "topics");
         Objects.requireNonNull(expiryInterval, "expiryInterval");
@@ -31,9 +34,17 @@ public record ProcessorSettings(Topics topics, int commandPartitions, Duration e
         Objects.requireNonNull(registryEvents, "registryEvents");
         Objects.requireNonNull(observer, "observer");
         Objects.requireNonNull(answers, "answers");
+        Objects.requireNonNull(transactions, "transactions");
         if (commandPartitions < 1 || expiryBatch < 1 || sweepBatch < 1) {
             throw new IllegalArgumentException("partitions and batch sizes must be positive");
         }
+    }
+
+    public ProcessorSettings(Topics topics, int commandPartitions, Duration expiryInterval, int expiryBatch,
+                             Duration sweepInterval, int sweepBatch, Clock clock, AppliedOffsets appliedOffsets,
+                             RegistryEvents registryEvents, ApplyObserver observer, WriteAnswers answers) {
+        this(topics, commandPartitions, expiryInterval, expiryBatch, sweepInterval, sweepBatch, clock, appliedOffsets,
+                registryEvents, observer, answers, new TransactionProgress());
     }
 
     /** Defaults for everything but the topics, partitions and clock. */

@@ -81,7 +81,8 @@ public final class StreamProcessor implements AutoCloseable {
         this.streams = new KafkaStreams(TablestreamTopology.build(settings), streamsProperties(config),
                 new CommitNotifyingClientSupplier());
         this.streams.setUncaughtExceptionHandler(this::onThreadFailure);
-        this.entities = new StreamsEntityStore(streams, config.clock(), settings.appliedOffsets());
+        this.entities = new StreamsEntityStore(streams, config.clock(), settings.appliedOffsets(),
+                settings.transactions());
         this.replicas = new StreamsLocalReplicas(streams, LAG_REFRESH,
                 clientSettings(config, ConsumerConfig.configNames(), "lag-reader"), topics.commands().name());
         this.registry = new StreamsTableRegistry(streams, settings.registryEvents());

@@ -67,8 +67,12 @@ public final class LeanTableClient {
                 TableAccountSasResourceType.parse("sco")));
     }
 
-    /** What the service answered: the status, the ETag header (or null), the body. */
-    public record Answer(int status, String etag, String body) {
+    /** What the service answered: the status, the ETag and session-token headers (or null), the body. */
+    public record Answer(int status, String etag, String body, String sessionToken) {
+        public Answer(int status, String etag, String body) {
+            this(status, etag, body, null);
+        }
+
         public boolean succeeded() {
             return status >= 200 && status < 300;
         }
@@ -142,18 +146,75 @@ public final class LeanTableClient {
         return send(request(entityPath(table, partitionKey, rowKey)).GET());
     }
 
+    /** Query Entities with a {@code $filter}: the first page. */
+    public CompletableFuture<Answer> query(String table, String filter) {
+        return send(HttpRequest.newBuilder(URI.create(endpoint + "/" + table + "()?$filter="
+                        + java.net.URLEncoder.encode(filter, StandardCharsets.UTF_8).replace("+", "%20") + "&" + sas))
+                .timeout(Duration.ofSeconds(30))
+                .header("Accept", NO_METADATA)
+                .header("x-ms-version", API_VERSION)
+                .header("DataServiceVersion", "3.0").GET());
+    }
+
+    /** A POST of a raw JSON body to {@code pathAndQuery} below the account (e.g. an extension). */
+    public CompletableFuture<Answer> post(String pathAndQuery, String json) {
+        return send(HttpRequest.newBuilder(URI.create(endpoint + "/" + pathAndQuery + "&" + sas))
+                .timeout(Duration.ofSeconds(30))
+                .header("Accept", NO_METADATA)
+                .header("Content-Type", JSON)
+                .header("x-ms-version", API_VERSION)
+                .header("DataServiceVersion", "3.0").POST(body(json)));
+    }
+
+    /** A GET of {@code pathAndQuery} below the account (e.g. an extension). */
+    public CompletableFuture<Answer> getRaw(String pathAndQuery) {
+        return send(HttpRequest.newBuilder(URI.create(endpoint + "/" + pathAndQuery + "&" + sas))
+                .timeout(Duration.ofSeconds(30))
+                .header("Accept", NO_METADATA)
+                .header("x-ms-version", API_VERSION)
+                .header("DataServiceVersion", "3.0").GET());
+    }
+
     /** A $batch of one change set on one PartitionKey. */
     public CompletableFuture<BatchAnswer> batch(String table, String partitionKey, List<BatchOperation> operations) {
+        List<Addressed> addressed = operations.stream().map(op -> new Addressed(table, partitionKey, op)).toList();
         String batchBoundary = "batch_" + UUID.randomUUID();
+        HttpRequest request = request("/$batch").header("Content-Type", "multipart/mixed; boundary=" + batchBoundary)
+                .POST(body(changeSetBody(batchBoundary, addressed))).build();
+        return http.sendAsync(request, HttpResponse.BodyHandlers.ofString())
+                .thenApply(r -> new BatchAnswer(r.statusCode(), r.statusCode() == 202 ? parts(r.body()) : List.of()));
+    }
+
+    /** An operation of a cross-partition transaction: its table and PartitionKey, and what it does. */
+    public record Addressed(String table, String partitionKey, BatchOperation operation) {
+    }
+
+    /**
+     * A cross-partition transaction (a Tablestream extension): the change set posted to
+     * {@code $transactions}; answered 202 with {@code {"TransactionId":..}}.
+     */
+    public CompletableFuture<Answer> transaction(List<Addressed> operations) {
+        String batchBoundary = "batch_" + UUID.randomUUID();
+        return send(request("/$transactions").header("Content-Type", "multipart/mixed; boundary=" + batchBoundary)
+                .POST(body(changeSetBody(batchBoundary, operations))));
+    }
+
+    /** A cross-partition transaction's status, read after the writes {@code sessionToken} names. */
+    public CompletableFuture<Answer> transactionStatus(String transactionId, String sessionToken) {
+        return send(request("/$transactions('" + transactionId + "')").header("x-ms-session-token", sessionToken).GET());
+    }
+
+    private String changeSetBody(String batchBoundary, List<Addressed> operations) {
         String changeset = "changeset_" + UUID.randomUUID();
         StringBuilder b = new StringBuilder(512 + operations.size() * 400);
         b.append("--").append(batchBoundary).append("\r\n")
                 .append("Content-Type: multipart/mixed; boundary=").append(changeset).append("\r\n\r\n");
-        for (BatchOperation op : operations) {
+        for (Addressed a : operations) {
+            BatchOperation op = a.operation();
             b.append("--").append(changeset).append("\r\n")
                     .append("Content-Type: application/http\r\nContent-Transfer-Encoding: binary\r\n\r\n");
-            String url = endpoint + (op.method().equals("POST") ? "/" + table
-                    : entityPath(table, partitionKey, op.rowKey()));
+            String url = endpoint + (op.method().equals("POST") ? "/" + a.table()
+                    : entityPath(a.table(), a.partitionKey(), op.rowKey()));
             b.append(op.method()).append(' ').append(url).append(" HTTP/1.1\r\n")
                     .append("Content-Type: ").append(JSON).append("\r\n")
                     .append("Accept: ").append(NO_METADATA).append("\r\n")
@@ -162,13 +223,10 @@ public final class LeanTableClient {
             if (op.ifMatch() != null) {
                 b.append("If-Match: ").append(op.ifMatch()).append("\r\n");
             }
-            b.append("\r\n").append(json(partitionKey, op.rowKey(), op.properties())).append("\r\n");
+            b.append("\r\n").append(json(a.partitionKey(), op.rowKey(), op.properties())).append("\r\n");
         }
         b.append("--").append(changeset).append("--\r\n--").append(batchBoundary).append("--\r\n");
-        HttpRequest request = request("/$batch").header("Content-Type", "multipart/mixed; boundary=" + batchBoundary)
-                .POST(body(b.toString())).build();
-        return http.sendAsync(request, HttpResponse.BodyHandlers.ofString())
-                .thenApply(r -> new BatchAnswer(r.statusCode(), r.statusCode() == 202 ? parts(r.body()) : List.of()));
+        return b.toString();
     }
 
     /** The sub-responses of a $batch answer: status and ETag of each, in order. */
@@ -199,7 +257,8 @@ public final class LeanTableClient {
 
     private CompletableFuture<Answer> send(HttpRequest.Builder request) {
         return http.sendAsync(request.build(), HttpResponse.BodyHandlers.ofString()).thenApply(r ->
-                new Answer(r.statusCode(), r.headers().firstValue("ETag").orElse(null), r.body()));
+                new Answer(r.statusCode(), r.headers().firstValue("ETag").orElse(null), r.body(),
+                        r.headers().firstValue("x-ms-session-token").orElse(null)));
     }
 
     private HttpRequest.Builder request(String path) {

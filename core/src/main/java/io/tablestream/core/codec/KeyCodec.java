@@ -226,7 +226,7 @@ public final class KeyCodec {
     }
 
     /** The smallest byte string greater than every string that starts with {@code prefix}. */
-    private static byte[] successor(byte[] prefix) {
+    static byte[] successor(byte[] prefix) {
         for (int i = prefix.length - 1; i >= 0; i--) {
             if (prefix[i] != (byte) 0xFF) {
                 byte[] out = Arrays.copyOf(prefix, i + 1);

@@ -3,12 +3,13 @@ package io.tablestream.core.command;
 /**
  * A record of the command log. A write: a table operation (create, delete, set ACL), a list of
  * entity operations on one PartitionKey (one operation, or a whole change set applied all or none),
- * or a change to an account's settings (service properties). Or a notice the processor writes into
- * its own log ({@link TableAnnouncement}, {@link PartitionMarker}), which no client sends and which
- * gets no outcome.
+ * or a change to an account's settings (service properties), or a cross-partition transaction
+ * ({@link TransactionCommand}). Or a notice the processor writes into its own log
+ * ({@link TableAnnouncement}, {@link PartitionMarker}, {@link TransactionReport}), which no client
+ * sends and which gets no outcome.
  */
 public sealed interface Command permits TableCommand, EntityCommand, AccountCommand, TableAnnouncement,
-        PartitionMarker {
+        PartitionMarker, TransactionCommand, TransactionReport {
     CommandHeader header();
 
     default String id() {
@@ -21,6 +22,7 @@ public sealed interface Command permits TableCommand, EntityCommand, AccountComm
 
     /** Whether a client sent it (as opposed to a notice the processor wrote to itself). */
     default boolean isWrite() {
-        return !(this instanceof TableAnnouncement || this instanceof PartitionMarker);
+        return !(this instanceof TableAnnouncement || this instanceof PartitionMarker
+                || this instanceof TransactionReport);
     }
 }

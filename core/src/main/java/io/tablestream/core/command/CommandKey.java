@@ -30,6 +30,14 @@ public record CommandKey(String value) {
     }
 
     /**
+     * A cross-partition transaction's key: {@code <account>/$transaction/<id>} (no table id starts
+     * with {@code $}), so one task coordinates it and keeps its status.
+     */
+    public static CommandKey forTransaction(String account, String transactionId) {
+        return new CommandKey(account + "/$transaction/" + transactionId);
+    }
+
+    /**
      * A partition marker's key: the number of the partition it is written to. The processor writes
      * it there explicitly, not through the default partitioner.
      */
@@ -49,6 +57,12 @@ public record CommandKey(String value) {
         }
         if (command instanceof PartitionMarker m) {
             return forMarker(m.partition());
+        }
+        if (command instanceof TransactionCommand t) {
+            return forTransaction(t.account(), t.transactionId());
+        }
+        if (command instanceof TransactionReport r) {
+            return forTransaction(r.account(), r.transactionId());
         }
         return forAccount(command.account());
     }

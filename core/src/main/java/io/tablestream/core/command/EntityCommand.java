@@ -11,14 +11,28 @@ import java.util.Objects;
  * @param tableId the registry id of the table (entity keys begin with it)
  * @param tableName the table's name as the client wrote it (for messages and the change feed)
  * @param batch whether the operations came as a change set (errors then name the failing index)
+ * @param transaction the cross-partition transaction this is a part of, or null
  */
 public record EntityCommand(CommandHeader header, long tableId, TableName tableName, String partitionKey,
-                            List<EntityOperation> operations, boolean batch) implements Command {
+                            List<EntityOperation> operations, boolean batch, TransactionRef transaction)
+        implements Command {
     public EntityCommand {
         Objects.requireNonNull(header, "header");
         Objects.requireNonNull(tableName, "tableName");
         Objects.requireNonNull(partitionKey, "partitionKey");
         operations = List.copyOf(operations);
+    }
+
+    public EntityCommand(CommandHeader header, long tableId, TableName tableName, String partitionKey,
+                         List<EntityOperation> operations, boolean batch) {
+        this(header, tableId, tableName, partitionKey, operations, batch, null);
+    }
+
+    /** A change set that is part {@code part} of the cross-partition transaction {@code transactionId}. */
+    public static EntityCommand part(CommandHeader header, long tableId, TableName tableName, String partitionKey,
+                                     List<EntityOperation> operations, String transactionId, int part) {
+        return new EntityCommand(header, tableId, tableName, partitionKey, operations, true,
+                new TransactionRef(transactionId, part));
     }
 
     public static EntityCommand single(CommandHeader header, long tableId, TableName tableName, String partitionKey,

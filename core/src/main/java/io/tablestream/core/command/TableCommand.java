@@ -1,6 +1,7 @@
 package io.tablestream.core.command;
 
 import io.tablestream.core.model.AccessPolicy;
+import io.tablestream.core.model.IndexDefinition;
 import io.tablestream.core.model.TableName;
 import java.util.List;
 import java.util.Objects;
@@ -14,9 +15,11 @@ import java.util.Objects;
  *     remove them all); empty for the other operations
  * @param historyRetentionSeconds for CREATE, how long the table keeps every version of its entities
  *     (null: no history)
+ * @param index for CREATE_INDEX the index to create, for DROP_INDEX the one to drop (by name); null
+ *     for the other operations
  */
 public record TableCommand(CommandHeader header, Operation operation, TableName tableName, Integer defaultTtlSeconds,
-                           List<AccessPolicy> accessPolicies, Integer historyRetentionSeconds)
+                           List<AccessPolicy> accessPolicies, Integer historyRetentionSeconds, IndexDefinition index)
         implements Command {
 
     public enum Operation {
@@ -25,7 +28,11 @@ public record TableCommand(CommandHeader header, Operation operation, TableName 
         /** Delete Table: fails with TableNotFound on a missing one. */
         DELETE,
         /** Set Table ACL: replaces the stored access policies of an active table (TableNotFound otherwise). */
-        SET_ACL
+        SET_ACL,
+        /** Create a secondary index (an extension): IndexAlreadyExists when the table has one of that name. */
+        CREATE_INDEX,
+        /** Drop a secondary index (an extension): IndexNotFound when the table has none of that name. */
+        DROP_INDEX
     }
 
     public TableCommand {
@@ -33,11 +40,14 @@ public record TableCommand(CommandHeader header, Operation operation, TableName 
         Objects.requireNonNull(operation, "operation");
         Objects.requireNonNull(tableName, "tableName");
         accessPolicies = List.copyOf(accessPolicies);
+        if ((operation == Operation.CREATE_INDEX || operation == Operation.DROP_INDEX) != (index != null)) {
+            throw new IllegalArgumentException("an index operation, and only one, names an index");
+        }
     }
 
     public TableCommand(CommandHeader header, Operation operation, TableName tableName, Integer defaultTtlSeconds,
                         List<AccessPolicy> accessPolicies) {
-        this(header, operation, tableName, defaultTtlSeconds, accessPolicies, null);
+        this(header, operation, tableName, defaultTtlSeconds, accessPolicies, null, null);
     }
 
     public static TableCommand create(CommandHeader header, TableName name, Integer defaultTtlSeconds) {
@@ -46,7 +56,7 @@ public record TableCommand(CommandHeader header, Operation operation, TableName 
 
     public static TableCommand create(CommandHeader header, TableName name, Integer defaultTtlSeconds,
                                       Integer historyRetentionSeconds) {
-        return new TableCommand(header, Operation.CREATE, name, defaultTtlSeconds, List.of(), historyRetentionSeconds);
+        return new TableCommand(header, Operation.CREATE, name, defaultTtlSeconds, List.of(), historyRetentionSeconds, null);
     }
 
     public static TableCommand delete(CommandHeader header, TableName name) {
@@ -56,5 +66,16 @@ public record TableCommand(CommandHeader header, Operation operation, TableName 
     /** Set Table ACL: {@code policies} replace the table's stored access policies, in this order. */
     public static TableCommand setAcl(CommandHeader header, TableName name, List<AccessPolicy> policies) {
         return new TableCommand(header, Operation.SET_ACL, name, null, policies);
+    }
+
+    /** Create a secondary index of the table (an extension). */
+    public static TableCommand createIndex(CommandHeader header, TableName name, IndexDefinition index) {
+        return new TableCommand(header, Operation.CREATE_INDEX, name, null, List.of(), null, index);
+    }
+
+    /** Drop the secondary index of the table with this name (an extension). */
+    public static TableCommand dropIndex(CommandHeader header, TableName name, String indexName) {
+        return new TableCommand(header, Operation.DROP_INDEX, name, null, List.of(), null,
+                new IndexDefinition(indexName, "", 0));
     }
 }

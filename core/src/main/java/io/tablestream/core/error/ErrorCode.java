@@ -121,7 +121,16 @@ public enum ErrorCode {
     X_METHOD_NOT_USING_POST("XMethodNotUsingPost", 400,
             "The X-HTTP-Method header is only allowed on POST requests."),
     COMMANDS_IN_BATCH_ACT_ON_DIFFERENT_PARTITIONS("CommandsInBatchActOnDifferentPartitions", 400,
-            "All operations of a change set must share one PartitionKey.");
+            "All operations of a change set must share one PartitionKey."),
+    // --- extensions (not Azure's): secondary indexes and cross-partition transactions ---
+    INDEX_ALREADY_EXISTS("IndexAlreadyExists", 409,
+            "The table already has an index of that name."),
+    INDEX_NOT_FOUND("IndexNotFound", 404,
+            "The table has no index of that name."),
+    TOO_MANY_INDEXES("TooManyIndexes", 400,
+            "A table has at most 8 secondary indexes."),
+    TRANSACTION_NOT_FOUND("TransactionNotFound", 404,
+            "No transaction with that id is known.");
 
     private final String code;
     private final int httpStatus;

@@ -143,6 +143,14 @@ public final class Filter {
     }
 
     /**
+     * The condition a secondary index over one of the {@code indexed} properties can answer (see
+     * {@link IndexPlanner}), if any: a superset of the matches.
+     */
+    public java.util.Optional<IndexCondition> indexCondition(java.util.Collection<String> indexed) {
+        return IndexPlanner.plan(expression, indexed);
+    }
+
+    /**
      * The canonical tree, e.g. {@code (and (eq PartitionKey 'a') (gt Age 30L))}: operators in
      * prefix form, {@code and}/{@code or} flattened, constants in unambiguous literal form
      * ({@code 30}, {@code 30L}, {@code 30.0}, {@code datetime'...'}, {@code guid'...'}, {@code X'..'}).

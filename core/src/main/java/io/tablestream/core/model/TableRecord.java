@@ -14,10 +14,11 @@ import java.util.Optional;
  * @param accessPolicies its stored access policies (Set Table ACL), in the order they were set
  * @param historyRetentionSeconds how long every version of its entities is kept in the entity
  *     history, {@code null} for no history (see {@link io.tablestream.core.rules.History})
+ * @param indexes its secondary indexes (an extension), in the order they were created
  */
 public record TableRecord(String account, TableName name, long tableId, State state, EdmDateTime createdAt,
                           EdmDateTime deletedAt, Integer defaultTtlSeconds, List<AccessPolicy> accessPolicies,
-                          Integer historyRetentionSeconds)
+                          Integer historyRetentionSeconds, List<IndexDefinition> indexes)
         implements RegistryRecord {
 
     public enum State { ACTIVE, DELETED }
@@ -28,36 +29,53 @@ public record TableRecord(String account, TableName name, long tableId, State st
         Objects.requireNonNull(state, "state");
         Objects.requireNonNull(createdAt, "createdAt");
         accessPolicies = List.copyOf(accessPolicies);
+        indexes = List.copyOf(indexes);
     }
 
-    /** A table without entity history. */
+    /** A table without entity history or secondary indexes. */
     public TableRecord(String account, TableName name, long tableId, State state, EdmDateTime createdAt,
                        EdmDateTime deletedAt, Integer defaultTtlSeconds, List<AccessPolicy> accessPolicies) {
-        this(account, name, tableId, state, createdAt, deletedAt, defaultTtlSeconds, accessPolicies, null);
+        this(account, name, tableId, state, createdAt, deletedAt, defaultTtlSeconds, accessPolicies, null, List.of());
     }
 
     /** A new table: active, without stored access policies, with entity history when {@code historyRetentionSeconds} is set. */
     public static TableRecord active(String account, TableName name, long tableId, EdmDateTime createdAt,
                                      Integer defaultTtlSeconds, Integer historyRetentionSeconds) {
         return new TableRecord(account, name, tableId, State.ACTIVE, createdAt, null, defaultTtlSeconds, List.of(),
-                historyRetentionSeconds);
+                historyRetentionSeconds, List.of());
     }
 
     /** A new table: active, without stored access policies. */
     public static TableRecord active(String account, TableName name, long tableId, EdmDateTime createdAt,
                                      Integer defaultTtlSeconds) {
-        return new TableRecord(account, name, tableId, State.ACTIVE, createdAt, null, defaultTtlSeconds, List.of());
+        return active(account, name, tableId, createdAt, defaultTtlSeconds, null);
     }
 
     public TableRecord deleted(EdmDateTime at) {
         return new TableRecord(account, name, tableId, State.DELETED, createdAt, at, defaultTtlSeconds, accessPolicies,
-                historyRetentionSeconds);
+                historyRetentionSeconds, indexes);
     }
 
     /** This table with {@code policies} as its stored access policies (replacing the current ones). */
     public TableRecord withAccessPolicies(List<AccessPolicy> policies) {
         return new TableRecord(account, name, tableId, state, createdAt, deletedAt, defaultTtlSeconds, policies,
-                historyRetentionSeconds);
+                historyRetentionSeconds, indexes);
+    }
+
+    /** This table with {@code newIndexes} as its secondary indexes. */
+    public TableRecord withIndexes(List<IndexDefinition> newIndexes) {
+        return new TableRecord(account, name, tableId, state, createdAt, deletedAt, defaultTtlSeconds, accessPolicies,
+                historyRetentionSeconds, newIndexes);
+    }
+
+    /** The secondary index with this name (case-insensitive), if the table has one. */
+    public Optional<IndexDefinition> index(String indexName) {
+        for (IndexDefinition i : indexes) {
+            if (i.named(indexName)) {
+                return Optional.of(i);
+            }
+        }
+        return Optional.empty();
     }
 
     /** The stored access policy with this id (ids are case-sensitive), if the table has one. */

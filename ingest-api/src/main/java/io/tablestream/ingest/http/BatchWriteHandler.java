@@ -5,7 +5,13 @@ import io.tablestream.core.codec.EntityBody;
 import io.tablestream.core.codec.MetadataLevel;
 import io.tablestream.core.codec.ODataContext;
 import io.tablestream.core.codec.ODataJsonReader;
+import io.tablestream.core.command.CommandHeader;
 import io.tablestream.core.command.EntityCommand;
+import io.tablestream.core.command.TransactionCommand;
+import io.tablestream.schemas.LogCodecs;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.UUID;
 import io.tablestream.core.command.EntityOperation;
 import io.tablestream.core.command.Outcome;
 import io.tablestream.core.command.SessionToken;
@@ -131,6 +137,78 @@ final class BatchWriteHandler {
             }
             respond(request, http, BatchResponse.changeSet(responses(planned, outcome, tableContext)), outcome);
             return null;
+        }, responders));
+    }
+
+    /**
+     * Submit Transaction (an extension): a {@code $batch} body whose one change set may act on several
+     * PartitionKeys of several tables of the account. Its operations are grouped into parts, one per
+     * (table, PartitionKey) in the order they first appear, each applied all or none by its owner;
+     * the whole is appended to the log as ONE command and answered {@code 202} as soon as the log has
+     * it, with the transaction's id ({@code Location: .../$transactions('<id>')}, and the body
+     * {@code {"TransactionId":..,"Parts":n}}) and the session token of the command. An operation
+     * that breaks a rule, names a missing table, or that the caller may not perform refuses the
+     * whole request (400/403/404, nothing appended), naming the operation's index.
+     */
+    void submitTransaction(RequestContext request, Context http) {
+        request.caller().authorize(Operation.SUBMIT_TRANSACTION, null, null, null);
+        BatchRequest batch = BatchRequest.parse(http.bodyAsBytes(), http.contentType());
+        if (batch.isQuery()) {
+            throw TableServiceException.of(ErrorCode.INVALID_INPUT, "A transaction holds no query.");
+        }
+        if (batch.operations().size() > TransactionCommand.MAX_OPERATIONS) {
+            throw TableServiceException.of(ErrorCode.INVALID_INPUT,
+                    "A transaction holds at most " + TransactionCommand.MAX_OPERATIONS + " operations.");
+        }
+        String transactionId = UUID.randomUUID().toString();
+        CommandHeader header = submitter.header(request.account(), request.caller().principal(), false);
+        Map<String, TableRecord> tablesByName = new HashMap<>();
+        Map<String, List<Planned>> groups = new LinkedHashMap<>();
+        Map<String, TableRecord> tableOfGroup = new HashMap<>();
+        for (BatchOperation op : batch.operations()) {
+            try {
+                ResourcePath resource = resourceOf(request.account(), op.url());
+                String tableName = resource instanceof ResourcePath.EntityItem item ? item.table()
+                        : resource instanceof ResourcePath.EntityCollection c ? c.table() : null;
+                if (tableName == null) {
+                    throw TableServiceException.of(ErrorCode.INVALID_INPUT,
+                            "An operation of a transaction addresses an entity or a table's entities.");
+                }
+                TableRecord table = tablesByName.computeIfAbsent(tableName.toLowerCase(java.util.Locale.ROOT),
+                        n -> tables.require(request.account(), tableName));
+                Planned planned = plan(request, op, resource, table);
+                String group = table.tableId() + "/" + planned.partitionKey();
+                groups.computeIfAbsent(group, g -> new ArrayList<>()).add(planned);
+                tableOfGroup.put(group, table);
+            } catch (TableServiceException e) {
+                throw e.failedIndex().isPresent() ? e : e.atIndex(op.index());
+            }
+        }
+        List<EntityCommand> parts = new ArrayList<>(groups.size());
+        for (Map.Entry<String, List<Planned>> g : groups.entrySet()) {
+            TableRecord table = tableOfGroup.get(g.getKey());
+            int index = parts.size();
+            EntityCommand part = EntityCommand.part(LogCodecs.partHeader(header, transactionId, index), table.tableId(),
+                    table.name(), g.getValue().get(0).partitionKey(),
+                    g.getValue().stream().map(Planned::entityOperation).toList(), transactionId, index);
+            try {
+                CommandRules.validate(part);
+            } catch (TableServiceException e) {
+                // the index within the part, as the index within the request
+                throw e.failedIndex().isPresent()
+                        ? e.atIndex(g.getValue().get(e.failedIndex().getAsInt()).source().index()) : e;
+            }
+            parts.add(part);
+        }
+        TransactionCommand command = new TransactionCommand(header, transactionId, parts);
+        String location = ODataResponses.context(http, request).baseUrl() + "/$transactions('" + transactionId + "')";
+        http.future(() -> submitter.submitAsync(command).thenAcceptAsync(position -> {
+            ResponseHeaders.standard(http, request);
+            http.header(Headers.SESSION_TOKEN, new SessionToken(List.of(position)).toString());
+            http.header("Location", location);
+            http.contentType("application/json;charset=utf-8");
+            http.status(202);
+            http.result("{\"TransactionId\":\"" + transactionId + "\",\"Parts\":" + parts.size() + "}");
         }, responders));
     }
 

@@ -1,5 +1,11 @@
 package io.tablestream.ingest.http;
 
+import io.tablestream.core.codec.EntityBody;
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import io.tablestream.core.model.EdmString;
+import io.tablestream.core.model.IndexDefinition;
+
 import io.javalin.http.Context;
 import io.tablestream.core.codec.CreateTableBody;
 import io.tablestream.core.codec.MetadataLevel;
@@ -38,6 +44,7 @@ import java.util.concurrent.Executor;
  * contradicts it (no 404 right after a 201, no old policies right after a 204).
  */
 final class TableWriteHandlers {
+    private static final JsonFactory JSON = new JsonFactory();
     private final CommandSubmitter submitter;
     private final TableRegistry registry;
     private final RegistryWait registryWait;
@@ -122,6 +129,71 @@ final class TableWriteHandlers {
                     http.header(Headers.SESSION_TOKEN, SessionToken.of(outcome.partition(), outcome.offset()).toString());
                     http.status(204);
                 }, responders));
+    }
+
+    /**
+     * Create Index (an extension): {@code POST /{table}?comp=indexes} with
+     * {@code {"Name":"ByEmail","Property":"Email"}}. Answered 201 with the index once this
+     * instance's registry view lists it; each partition then builds it over its existing rows in the
+     * background (progress: {@code GET ?comp=indexes}), while queries scan partitions not built yet.
+     */
+    void createIndex(RequestContext request, Context http) {
+        TableName name = existingName(((ResourcePath.EntityCollection) request.resource()).table());
+        request.caller().authorize(Operation.CREATE_INDEX, name.value(), null, null);
+        EntityBody body = ODataJsonReader.readEntity(http.bodyAsBytes());
+        IndexDefinition index = IndexDefinition.requested(text(body, "Name"), text(body, "Property"));
+        TableCommand command = TableCommand.createIndex(
+                submitter.header(request.account(), request.caller().principal(), true), name, index);
+        http.future(() -> submitter.submit(command)
+                .thenCompose(outcome -> indexVisible(request.account(), name, index.name(), true, outcome))
+                .thenAcceptAsync(outcome -> {
+                    ResponseHeaders.odata(http, request, "application/json;odata=nometadata;charset=utf-8");
+                    http.header(Headers.SESSION_TOKEN, SessionToken.of(outcome.partition(), outcome.offset()).toString());
+                    http.status(201);
+                    http.result(indexJson(index));
+                }, responders));
+    }
+
+    /** Drop Index (an extension): {@code DELETE /{table}?comp=indexes&name=ByEmail}, 204. */
+    void dropIndex(RequestContext request, Context http) {
+        TableName name = existingName(((ResourcePath.EntityCollection) request.resource()).table());
+        request.caller().authorize(Operation.DROP_INDEX, name.value(), null, null);
+        String indexName = http.queryParam("name");
+        IndexDefinition.requested(indexName, "Any");
+        TableCommand command = TableCommand.dropIndex(
+                submitter.header(request.account(), request.caller().principal(), true), name, indexName);
+        http.future(() -> submitter.submit(command)
+                .thenCompose(outcome -> indexVisible(request.account(), name, indexName, false, outcome))
+                .thenAcceptAsync(outcome -> {
+                    ResponseHeaders.standard(http, request);
+                    http.header(Headers.SESSION_TOKEN, SessionToken.of(outcome.partition(), outcome.offset()).toString());
+                    http.status(204);
+                }, responders));
+    }
+
+    private static byte[] indexJson(IndexDefinition index) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(128);
+        try (JsonGenerator g = JSON.createGenerator(out)) {
+            g.writeStartObject();
+            g.writeStringField("Name", index.name());
+            g.writeStringField("Property", index.property());
+            g.writeEndObject();
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        return out.toByteArray();
+    }
+
+    private static String text(EntityBody body, String member) {
+        return body.properties().get(member) instanceof EdmString s ? s.value() : null;
+    }
+
+    /** The view shows the index (or no longer does), or the table is gone or replaced since. */
+    private CompletableFuture<Outcome> indexVisible(String account, TableName name, String index, boolean present,
+                                                   Outcome outcome) {
+        long id = outcome.table().tableId();
+        return registryWait.until(() -> registry.byName(account, name)
+                .map(t -> t.tableId() != id || t.index(index).isPresent() == present).orElse(true), outcome);
     }
 
     /** A name from the path; one that cannot be a table's is a table that does not exist. */

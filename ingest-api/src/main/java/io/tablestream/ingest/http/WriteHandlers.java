@@ -37,12 +37,15 @@ public final class WriteHandlers {
         handlers.put(Operation.CREATE_TABLE, tableWrites::create);
         handlers.put(Operation.DELETE_TABLE, tableWrites::delete);
         handlers.put(Operation.SET_TABLE_ACL, tableWrites::setAcl);
+        handlers.put(Operation.CREATE_INDEX, tableWrites::createIndex);
+        handlers.put(Operation.DROP_INDEX, tableWrites::dropIndex);
         handlers.put(Operation.SET_SERVICE_PROPERTIES, serviceProperties::set);
         for (Operation op : new Operation[] {Operation.INSERT_ENTITY, Operation.UPDATE_ENTITY, Operation.MERGE_ENTITY,
                 Operation.INSERT_OR_REPLACE_ENTITY, Operation.INSERT_OR_MERGE_ENTITY, Operation.DELETE_ENTITY}) {
             handlers.put(op, entityWrites::handle);
         }
         handlers.put(Operation.BATCH, batch::handle);
+        handlers.put(Operation.SUBMIT_TRANSACTION, batch::submitTransaction);
         return handlers;
     }
 }

@@ -132,7 +132,7 @@ public final class Principal {
                 case UPDATE_ENTITY, MERGE_ENTITY -> "u";
                 case INSERT_OR_REPLACE_ENTITY, INSERT_OR_MERGE_ENTITY -> "au";
                 case DELETE_ENTITY -> "d";
-                case BATCH, PREFLIGHT -> "";
+                case BATCH, SUBMIT_TRANSACTION, PREFLIGHT -> "";
                 default -> null;
             };
             if (needed == null) {
@@ -162,7 +162,7 @@ public final class Principal {
             }
             char resourceType = switch (op) {
                 case GET_SERVICE_PROPERTIES, SET_SERVICE_PROPERTIES, GET_SERVICE_STATS -> 's';
-                case QUERY_TABLES, CREATE_TABLE, DELETE_TABLE -> 'c';
+                case QUERY_TABLES, CREATE_TABLE, DELETE_TABLE, LIST_INDEXES, CREATE_INDEX, DROP_INDEX -> 'c';
                 default -> 'o';
             };
             if (resourceTypes.indexOf(resourceType) < 0) {
@@ -172,8 +172,10 @@ public final class Principal {
             }
             switch (op) {
                 case GET_SERVICE_PROPERTIES, GET_SERVICE_STATS, QUERY_ENTITIES, COUNT_ENTITIES, GET_ENTITY,
-                     GET_ENTITY_HISTORY ->
+                     GET_ENTITY_HISTORY, LIST_INDEXES, GET_TRANSACTION ->
                         requireAll(permissions, "r", access);
+                case CREATE_INDEX -> requireAll(permissions, "w", access);
+                case DROP_INDEX -> requireAll(permissions, "d", access);
                 case SET_SERVICE_PROPERTIES -> requireAll(permissions, "w", access);
                 case QUERY_TABLES -> requireAll(permissions, "l", access);
                 case CREATE_TABLE -> requireAny(permissions, "cw", access);

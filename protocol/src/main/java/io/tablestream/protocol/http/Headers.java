@@ -30,6 +30,8 @@ public final class Headers {
      * served where it arrives or refused with {@link #REPLICA_UNAVAILABLE}, never forwarded again.
      */
     public static final String FORWARDED = "x-tablestream-forwarded";
+    /** On a Query Entities answer (an extension): the secondary index the query was planned to read. */
+    public static final String INDEX = "x-tablestream-index";
     /**
      * On a forwarded Query Entities request: the partitions to read (comma-separated), for a
      * scatter-gather; the answer is then the internal page format, for the forwarding instance to merge.

@@ -23,6 +23,16 @@ public enum Operation {
     GET_SERVICE_PROPERTIES(Body.XML),
     SET_SERVICE_PROPERTIES(Body.XML),
     GET_SERVICE_STATS(Body.XML),
+    /** An extension: {@code GET /{table}?comp=indexes}, the table's secondary indexes and how far each is built. */
+    LIST_INDEXES(Body.JSON),
+    /** An extension: {@code POST /{table}?comp=indexes} with {@code {"Name":..,"Property":..}}. */
+    CREATE_INDEX(Body.JSON),
+    /** An extension: {@code DELETE /{table}?comp=indexes&name=..}. */
+    DROP_INDEX(Body.JSON),
+    /** An extension: {@code POST /$transactions} with a {@code $batch} body whose change set spans PartitionKeys and tables. */
+    SUBMIT_TRANSACTION(Body.JSON),
+    /** An extension: {@code GET /$transactions('id')}, a cross-partition transaction's status. */
+    GET_TRANSACTION(Body.JSON),
     /** Answered without a body; refused with the storage {@code <Error>} XML, as a preflight carries no OData format. */
     PREFLIGHT(Body.XML);
 
@@ -43,7 +53,7 @@ public enum Operation {
     public boolean takesJsonBody() {
         return switch (this) {
             case CREATE_TABLE, INSERT_ENTITY, UPDATE_ENTITY, MERGE_ENTITY, INSERT_OR_REPLACE_ENTITY,
-                 INSERT_OR_MERGE_ENTITY -> true;
+                 INSERT_OR_MERGE_ENTITY, CREATE_INDEX -> true;
             default -> false;
         };
     }
@@ -60,7 +70,8 @@ public enum Operation {
     /** Whether the operation addresses one table (its entities, its ACL, or the table itself). */
     public boolean addressesTable() {
         return switch (this) {
-            case CREATE_TABLE, DELETE_TABLE, QUERY_ENTITIES, COUNT_ENTITIES, GET_TABLE_ACL, SET_TABLE_ACL -> true;
+            case CREATE_TABLE, DELETE_TABLE, QUERY_ENTITIES, COUNT_ENTITIES, GET_TABLE_ACL, SET_TABLE_ACL, LIST_INDEXES,
+                 CREATE_INDEX, DROP_INDEX -> true;
             default -> addressesOneEntity();
         };
     }
@@ -69,7 +80,8 @@ public enum Operation {
     public boolean isWrite() {
         return switch (this) {
             case CREATE_TABLE, DELETE_TABLE, INSERT_ENTITY, UPDATE_ENTITY, MERGE_ENTITY, INSERT_OR_REPLACE_ENTITY,
-                 INSERT_OR_MERGE_ENTITY, DELETE_ENTITY, BATCH, SET_TABLE_ACL, SET_SERVICE_PROPERTIES -> true;
+                 INSERT_OR_MERGE_ENTITY, DELETE_ENTITY, BATCH, SET_TABLE_ACL, SET_SERVICE_PROPERTIES, CREATE_INDEX,
+                 DROP_INDEX, SUBMIT_TRANSACTION -> true;
             default -> false;
         };
     }

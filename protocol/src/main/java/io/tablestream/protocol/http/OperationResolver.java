@@ -76,6 +76,18 @@ public final class OperationResolver {
             }
             throw verb(method);
         }
+        if (resource instanceof ResourcePath.TransactionCollection) {
+            if (effective.equals("POST")) {
+                return Operation.SUBMIT_TRANSACTION;
+            }
+            throw verb(method);
+        }
+        if (resource instanceof ResourcePath.TransactionItem) {
+            if (effective.equals("GET")) {
+                return Operation.GET_TRANSACTION;
+            }
+            throw verb(method);
+        }
         if (resource instanceof ResourcePath.EntityCollection) {
             if ("acl".equals(comp)) {
                 return switch (effective) {
@@ -84,9 +96,17 @@ public final class OperationResolver {
                     default -> throw verb(method);
                 };
             }
+            if ("indexes".equals(comp)) {
+                return switch (effective) {
+                    case "GET" -> Operation.LIST_INDEXES;
+                    case "POST" -> Operation.CREATE_INDEX;
+                    case "DELETE" -> Operation.DROP_INDEX;
+                    default -> throw verb(method);
+                };
+            }
             if (comp != null) {
                 throw TableServiceException.of(ErrorCode.INVALID_QUERY_PARAMETER_VALUE,
-                        "The comp parameter of a table is 'acl'.");
+                        "The comp parameter of a table is 'acl' (or the extension 'indexes').");
             }
             return switch (effective) {
                 case "GET" -> Operation.QUERY_ENTITIES;

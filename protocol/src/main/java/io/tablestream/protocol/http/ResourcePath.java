@@ -37,6 +37,14 @@ public sealed interface ResourcePath {
     record Batch() implements ResourcePath {
     }
 
+    /** {@code $transactions} (an extension): where cross-partition transactions are submitted. */
+    record TransactionCollection() implements ResourcePath {
+    }
+
+    /** {@code $transactions('id')} (an extension): one cross-partition transaction's status. */
+    record TransactionItem(String transactionId) implements ResourcePath {
+    }
+
     /** {@code name} or {@code name()}: a table's entities (query, insert, ACL). */
     record EntityCollection(String table) implements ResourcePath {
     }
@@ -128,6 +136,9 @@ public sealed interface ResourcePath {
         return new Target(primary, isSecondary(account), parseResource(decode(rawRest)));
     }
 
+    /** The extension's collection of cross-partition transactions (no table name starts with '$'). */
+    static final String TRANSACTIONS = "$transactions";
+
     /** A segment below a resource: {@code $count} below a table's entities, {@code $history} below an entity. */
     private static ResourcePath parseBelow(String resource, String rawSegment) {
         String segment = decode(rawSegment);
@@ -154,6 +165,18 @@ public sealed interface ResourcePath {
             throw invalid("The request URI names no resource.");
         }
         boolean tables = name.equals("Tables");
+        if (name.equals(TRANSACTIONS)) {
+            if (paren < 0 || rest.substring(paren).equals("()")) {
+                return new TransactionCollection();
+            }
+            if (!rest.endsWith(")")) {
+                throw invalid("Unbalanced parentheses in the request URI.");
+            }
+            KeyScanner scanner = new KeyScanner(rest.substring(paren + 1, rest.length() - 1).strip());
+            String id = scanner.quoted();
+            scanner.end();
+            return new TransactionItem(id);
+        }
         if (paren < 0) {
             return tables ? new TableCollection() : new EntityCollection(name);
         }

@@ -150,6 +150,8 @@ public final class ReadHandlers {
         handlers.put(Operation.QUERY_ENTITIES, h::queryEntities);
         handlers.put(Operation.COUNT_ENTITIES, h::countEntities);
         handlers.put(Operation.GET_TABLE_ACL, h::getTableAcl);
+        handlers.put(Operation.LIST_INDEXES, new IndexStatus(h.tables, store, locator)::list);
+        handlers.put(Operation.GET_TRANSACTION, h::getTransaction);
         handlers.put(Operation.GET_SERVICE_PROPERTIES, h::getServiceProperties);
         handlers.put(Operation.GET_SERVICE_STATS, h::getServiceStats);
         return handlers;
@@ -261,13 +263,38 @@ public final class ReadHandlers {
         respond(request, http, List.of(partition), token, () -> locator.locate(key), local);
     }
 
+    /**
+     * A cross-partition transaction's status (an extension), from its coordinator's partition, routed
+     * like a point read. With the session token of the submission it waits until the coordinator
+     * has recorded the transaction; without, a transaction not recorded yet is 404 TransactionNotFound.
+     */
+    void getTransaction(RequestContext request, Context http) {
+        request.caller().authorize(Operation.GET_TRANSACTION, null, null, null);
+        String id = ((ResourcePath.TransactionItem) request.resource()).transactionId();
+        CommandKey key = CommandKey.forTransaction(request.account(), id);
+        int partition = locator.partitionOf(key);
+        String token = http.header(Headers.SESSION_TOKEN);
+        ReplicaRouting.LocalRead local = replica -> readHere(List.of(partition), replica, token,
+                copies -> store.transaction(copies.apply(partition), partition, request.account(), id))
+                .thenAccept(found -> {
+                    ResponseHeaders.standard(http, request);
+                    http.contentType("application/json;charset=utf-8");
+                    http.result(TransactionStatusJson.write(found.orElseThrow(() ->
+                            TableServiceException.of(ErrorCode.TRANSACTION_NOT_FOUND))));
+                });
+        respond(request, http, List.of(partition), token, () -> locator.locate(key), local);
+    }
+
     void queryEntities(RequestContext request, Context http) {
         String tableName = ((ResourcePath.EntityCollection) request.resource()).table();
         TableRecord table = tables.require(request.account(), tableName);
         request.caller().authorize(Operation.QUERY_ENTITIES, table.name().value(), null, null);
-        EntityQuery query = EntityQuery.of(http.queryParam("$filter"), http.queryParam("$select"),
-                http.queryParam("$top"), http.queryParam(OrderBy.PARAMETER), http.queryParam("NextPartitionKey"), http.queryParam("NextRowKey"),
-                request.caller().readableKeys(table.name().value()));
+        EntityQuery asked = EntityQuery.of(http.queryParam("$filter"), http.queryParam("$select"),
+                http.queryParam("$top"), http.queryParam(OrderBy.PARAMETER), http.queryParam("NextPartitionKey"),
+                http.queryParam("NextRowKey"), request.caller().readableKeys(table.name().value()));
+        // an index yields rows in ascending key order only
+        EntityQuery query = asked.order().descending() ? asked : asked.usingIndexes(table.indexes());
+        query.index().ifPresent(choice -> http.header(Headers.INDEX, choice.index().name()));
         MetadataLevel level = ODataResponses.level(http);
         ODataContext odata = ODataResponses.context(http, request).withTable(table.name());
         read(request, http, table, query, page -> writeFeed(request, http, level, odata, query, page));

@@ -8,23 +8,32 @@ import io.tablestream.core.filter.KeyRange;
 import io.tablestream.core.filter.OrderBy;
 import io.tablestream.core.filter.Select;
 import io.tablestream.core.model.Entity;
+import io.tablestream.core.model.IndexDefinition;
 import io.tablestream.core.model.KeyOrder;
 import io.tablestream.core.rules.Limits;
 import java.util.Comparator;
+import java.util.List;
 import java.util.Optional;
 
 /**
  * A Query Entities request, compiled once: the predicate, the key range it implies (narrowed to
  * what the caller may read), the projection, the page size, the order and where to resume. A
  * descending query fixes its PartitionKey ({@link OrderBy}); its continuation is the next key
- * down, and the client sends {@code $orderby} again with it, as it does {@code $filter}.
+ * down, and the client sends {@code $orderby} again with it, as it does {@code $filter}. It
+ * also names the secondary index that answers part of the predicate, if the table has one.
  */
 public record EntityQuery(Filter filter, KeyRange keys, Select select, int top,
-                          Optional<EntityContinuation> resumeAt, KeyOrder order, boolean keysOnly) {
+                          Optional<EntityContinuation> resumeAt, KeyOrder order, boolean keysOnly,
+                          Optional<IndexChoice> index) {
 
     /** A query in the service's order (ascending keys). */
     public EntityQuery(Filter filter, KeyRange keys, Select select, int top, Optional<EntityContinuation> resumeAt) {
-        this(filter, keys, select, top, resumeAt, KeyOrder.ASCENDING, false);
+        this(filter, keys, select, top, resumeAt, KeyOrder.ASCENDING, false, Optional.empty());
+    }
+
+    /** This query reading through whichever of {@code indexes} answers part of its filter. */
+    public EntityQuery usingIndexes(List<IndexDefinition> indexes) {
+        return new EntityQuery(filter, keys, select, top, resumeAt, order, keysOnly, IndexChoice.choose(filter, indexes));
     }
 
     /**
@@ -36,7 +45,7 @@ public record EntityQuery(Filter filter, KeyRange keys, Select select, int top,
     public static EntityQuery count(String filter, String nextPartitionKey, String nextRowKey, KeyRange readable) {
         Filter f = Filter.parse(filter);
         return new EntityQuery(f, f.keyRange().intersect(readable), Select.all(), Integer.MAX_VALUE,
-                EntityContinuation.fromQuery(nextPartitionKey, nextRowKey), KeyOrder.ASCENDING, true);
+                EntityContinuation.fromQuery(nextPartitionKey, nextRowKey), KeyOrder.ASCENDING, true, Optional.empty());
     }
 
     /**
@@ -58,7 +67,7 @@ public record EntityQuery(Filter filter, KeyRange keys, Select select, int top,
         KeyOrder order = OrderBy.parse(orderBy)
                 .orderFor(asked.singlePartitionKey() != null || asked.kind() == KeyRange.Kind.EMPTY);
         return new EntityQuery(f, asked.intersect(readable), Select.parse(select), top(top),
-                EntityContinuation.fromQuery(nextPartitionKey, nextRowKey), order, false);
+                EntityContinuation.fromQuery(nextPartitionKey, nextRowKey), order, false, Optional.empty());
     }
 
     /** The order of the query's entities. */

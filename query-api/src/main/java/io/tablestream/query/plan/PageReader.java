@@ -27,6 +27,9 @@ import java.util.function.Predicate;
  * read here, and which copy). Bounded work: a page ends at {@code top} matches, at the row budget
  * (so a filter that matches nothing cannot scan a whole table in one request) or at the byte
  * budget; the continuation is then the exact next key, so paging never skips or repeats a row.
+ * A query with a secondary index reads each partition's candidates from the index (still in key
+ * order, so the merge, the budgets and the continuation are the same) and tests the whole filter
+ * on each.
  */
 public final class PageReader {
     private final EntityStore store;
@@ -70,7 +73,7 @@ public final class PageReader {
         List<CloseableIterator<StoredEntity>> cursors = new ArrayList<>(partitions.size());
         try {
             for (int p : partitions) {
-                CloseableIterator<StoredEntity> cursor = store.scan(replicaOf.apply(p), p, range, query.order());
+                CloseableIterator<StoredEntity> cursor = cursor(tableId, query, replicaOf.apply(p), p, range, rowBudget);
                 cursors.add(cursor);
                 if (cursor.hasNext()) {
                     heads.add(new Head(cursor, cursor.next().entity()));
@@ -107,6 +110,25 @@ public final class PageReader {
                 c.close();
             }
         }
+    }
+
+    /**
+     * One partition's rows of {@code range}, in key order: through the query's index when the
+     * partition's copy of it is built (and, for a range of values, holds at most a row budget of
+     * entries), else by scanning the range.
+     */
+    private CloseableIterator<StoredEntity> cursor(long tableId, EntityQuery query, StoreReplica replica, int partition,
+                                                   ByteRange range, int rowBudget) {
+        // An index yields its rows in ascending key order: a newest-first query scans.
+        if (query.index().isPresent() && !query.order().descending()) {
+            IndexChoice choice = query.index().get();
+            Optional<CloseableIterator<StoredEntity>> indexed = store.indexScan(replica, partition, tableId,
+                    choice.index().indexId(), choice.condition(), range, rowBudget);
+            if (indexed.isPresent()) {
+                return indexed.get();
+            }
+        }
+        return store.scan(replica, partition, range, query.order());
     }
 
     private static final class Head {

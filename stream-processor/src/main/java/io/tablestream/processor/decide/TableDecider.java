@@ -4,7 +4,10 @@ import io.tablestream.core.command.Outcome;
 import io.tablestream.core.command.TableCommand;
 import io.tablestream.core.error.ErrorCode;
 import io.tablestream.core.model.EdmDateTime;
+import io.tablestream.core.model.IndexDefinition;
 import io.tablestream.core.model.TableRecord;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * Decides table commands for one name (case-insensitive): create gives a new id and fails with
@@ -14,10 +17,16 @@ import io.tablestream.core.model.TableRecord;
  * null) and the id a create would get. The command must already have passed
  * {@link io.tablestream.core.rules.CommandRules}.
  *
+ * <p>Creating a secondary index gives it the id a create would give a table (the command's
+ * position); creating one whose name the table has fails with IndexAlreadyExists, dropping a
+ * missing one with IndexNotFound.
+ *
  * <p>Deleting a missing table is {@code ResourceNotFound}, as the service answers it (operations on a
  * missing table's entities are {@code TableNotFound}).
  */
 public final class TableDecider {
+    /** Secondary indexes a table may have (each costs every write of the table one more store write). */
+    public static final int MAX_INDEXES = 8;
     private TableDecider() {
     }
 
@@ -33,7 +42,37 @@ public final class TableDecider {
             case SET_ACL -> active == null
                     ? new TableDecision(failure(ErrorCode.TABLE_NOT_FOUND), null)
                     : new TableDecision(null, active.withAccessPolicies(command.accessPolicies()));
+            case CREATE_INDEX -> createIndex(command.index(), active, newTableId);
+            case DROP_INDEX -> dropIndex(command.index().name(), active);
         };
+    }
+
+    /** The new index gets the command's position as its id, as a new table does. */
+    private static TableDecision createIndex(IndexDefinition index, TableRecord active, long newId) {
+        if (active == null) {
+            return new TableDecision(failure(ErrorCode.TABLE_NOT_FOUND), null);
+        }
+        if (active.index(index.name()).isPresent()) {
+            return new TableDecision(failure(ErrorCode.INDEX_ALREADY_EXISTS), null);
+        }
+        if (active.indexes().size() >= MAX_INDEXES) {
+            return new TableDecision(failure(ErrorCode.TOO_MANY_INDEXES), null);
+        }
+        List<IndexDefinition> indexes = new ArrayList<>(active.indexes());
+        indexes.add(index.withId(newId));
+        return new TableDecision(null, active.withIndexes(indexes));
+    }
+
+    private static TableDecision dropIndex(String name, TableRecord active) {
+        if (active == null) {
+            return new TableDecision(failure(ErrorCode.TABLE_NOT_FOUND), null);
+        }
+        if (active.index(name).isEmpty()) {
+            return new TableDecision(failure(ErrorCode.INDEX_NOT_FOUND), null);
+        }
+        List<IndexDefinition> indexes = new ArrayList<>(active.indexes());
+        indexes.removeIf(i -> i.named(name));
+        return new TableDecision(null, active.withIndexes(indexes));
     }
 
     private static Outcome.Failure failure(ErrorCode code) {

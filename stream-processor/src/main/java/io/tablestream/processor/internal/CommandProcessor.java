@@ -12,6 +12,8 @@ import io.tablestream.core.command.Outcome;
 import io.tablestream.core.command.PartitionMarker;
 import io.tablestream.core.command.TableAnnouncement;
 import io.tablestream.core.command.TableCommand;
+import io.tablestream.core.command.TransactionCommand;
+import io.tablestream.core.command.TransactionReport;
 import io.tablestream.core.error.ErrorCode;
 import io.tablestream.core.error.TableServiceException;
 import io.tablestream.core.model.AccountRecord;
@@ -65,6 +67,14 @@ import org.slf4j.LoggerFactory;
 final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]> {
     private static final Logger LOG = LoggerFactory.getLogger(CommandProcessor.class);
 
+    /**
+     * How often, and how many rows per round at most, a task builds its new secondary indexes over
+     * existing rows (and sweeps dropped ones): about 100,000 rows a second per task when idle, each
+     * round a few milliseconds of the stream thread.
+     */
+    static final Duration INDEX_BUILD_INTERVAL = Duration.ofMillis(20);
+    static final int INDEX_BUILD_BATCH = 2_000;
+
     private final ProcessorSettings settings;
     private ProcessorContext<byte[], byte[]> context;
     private Outputs outputs;
@@ -75,6 +85,10 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
     private KeyValueStore<String, byte[]> accounts;
     private RegistryView registry;
     private PartitionTables tables;
+    private PartitionIndexes indexes;
+    private TransactionCoordinator transactions;
+    /** The transaction's part being decided, if the command being decided is one. */
+    private EntityCommand part;
     private int ownPartition;
     /** This incarnation of the task: its partition markers carry it. */
     private String incarnation;
@@ -91,12 +105,18 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
         this.context = context;
         this.outputs = new Outputs(context);
         this.taskState = new TaskState(context.getStateStore(StoreNames.TASK_META));
-        this.rows = new EntityRows(context.getStateStore(StoreNames.ENTITIES), context.getStateStore(StoreNames.EXPIRY));
         this.history = new HistoryRows(context.getStateStore(StoreNames.HISTORY));
         this.tableNames = context.getStateStore(StoreNames.TABLE_NAMES);
         this.accounts = context.getStateStore(StoreNames.ACCOUNTS);
         this.registry = new RegistryView(context.getStateStore(StoreNames.REGISTRY));
         this.tables = new PartitionTables(context.getStateStore(StoreNames.PARTITION_TABLES), registry);
+        this.indexes = new PartitionIndexes(context.getStateStore(StoreNames.INDEXES),
+                context.getStateStore(StoreNames.INDEX_BUILDS), context.getStateStore(StoreNames.ENTITIES),
+                tables::indexes);
+        this.transactions = new TransactionCoordinator(context.getStateStore(StoreNames.TRANSACTIONS), outputs,
+                this::answer, settings.transactions());
+        this.rows = new EntityRows(context.getStateStore(StoreNames.ENTITIES), context.getStateStore(StoreNames.EXPIRY),
+                indexes, tables::indexes);
         this.ownPartition = context.taskId().partition();
         this.incarnation = UUID.randomUUID().toString();
         this.tickPending = false;
@@ -108,6 +128,7 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
                 new DeletedTableSweep(tables, rows, settings.sweepBatch())::sweep);
         context.schedule(settings.sweepInterval(), PunctuationType.WALL_CLOCK_TIME, wallClockMillis ->
                 history.sweep(EdmDateTime.of(settings.clock().instant()), tables::byId, settings.sweepBatch()));
+        context.schedule(INDEX_BUILD_INTERVAL, PunctuationType.WALL_CLOCK_TIME, t -> indexes.work(INDEX_BUILD_BATCH));
     }
 
     /** Writes this incarnation's marker at the end of the partition: reads are served once it is reached. */
@@ -160,7 +181,9 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
             return;
         }
         if (command instanceof TableAnnouncement announcement) {
+            TableRecord before = tables.byId(announcement.table().tableId()).orElse(null);
             tables.learn(announcement.table());
+            indexes.learn(before, announcement.table());
             done(partition, offset);
             return;
         }
@@ -173,14 +196,28 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
             handle(record, entityCommand, partition, offset);
         } else if (command instanceof TableCommand tableCommand) {
             handle(record, tableCommand, partition, offset);
+        } else if (command instanceof TransactionCommand transaction) {
+            transactions.accept(record, transaction, partition, offset);
+        } else if (command instanceof TransactionReport report) {
+            transactions.report(report, partition, offset);
         } else {
             handle(record, (AccountCommand) command, partition, offset);
         }
         done(partition, offset);
         commitSoonFor(command, command.header());
+        commitSoonForTransaction(command);
     }
 
     private void handle(Record<byte[], byte[]> record, EntityCommand command, int partition, long offset) {
+        part = command.transaction() == null ? null : command;
+        try {
+            decide(record, command, partition, offset);
+        } finally {
+            part = null;
+        }
+    }
+
+    private void decide(Record<byte[], byte[]> record, EntityCommand command, int partition, long offset) {
         try {
             CommandRules.validate(command);
         } catch (TableServiceException e) {
@@ -327,6 +364,12 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
      */
     private void answer(Outcome outcome, Record<byte[], byte[]> record) {
         outputs.outcome(outcome, record.timestamp());
+        if (part != null) {
+            // a transaction's part: its coordinator hears the result, in this same Kafka transaction
+            outputs.command(TransactionCoordinator.report(part, outcome.failure()), record.timestamp());
+            settings.transactions().decided(part.account(), part.transaction().transactionId(),
+                    part.transaction().part(), outcome.failure());
+        }
         if (outcome.replyTo() != null && settings.answers().atDecision()) {
             settings.answers().handoff().decided(outcome);
         }
@@ -361,6 +404,16 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
             return;
         }
         if (!settings.answers().atDecision() || !(command instanceof EntityCommand)) {
+            context.commit();
+        }
+    }
+
+    /**
+     * A transaction's parts, and a part's report, reach their partitions only once this task's
+     * transaction commits: commit right after this round rather than at the end of the interval.
+     */
+    private void commitSoonForTransaction(Command command) {
+        if (command instanceof TransactionCommand || command instanceof EntityCommand e && e.transaction() != null) {
             context.commit();
         }
     }

@@ -11,24 +11,37 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.LongFunction;
+import io.tablestream.core.model.IndexDefinition;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
- * A task's entity rows: the {@code entities} store (key: {@link KeyCodec}) and the {@code expiry}
- * index (key: expiry time, then the entity key), kept consistent with each other.
+ * A task's entity rows: the {@code entities} store (key: {@link KeyCodec}), the {@code expiry}
+ * index (key: expiry time, then the entity key) and the tables' secondary indexes
+ * ({@link PartitionIndexes}), kept consistent with each other. Rows of a deleted table are removed
+ * without their index entries: the table's indexes are dropped (and swept) with it.
  */
 final class EntityRows {
     private static final byte[] EMPTY = new byte[0];
 
     private final KeyValueStore<Bytes, byte[]> entities;
     private final KeyValueStore<Bytes, byte[]> expiry;
+    private final PartitionIndexes indexes;
+    private final LongFunction<List<IndexDefinition>> indexesOf;
 
-    EntityRows(KeyValueStore<Bytes, byte[]> entities, KeyValueStore<Bytes, byte[]> expiry) {
+    /**
+     * @param indexes the task's secondary indexes, kept in step with every change
+     * @param indexesOf the indexes of a table as the partition knows it
+     */
+    EntityRows(KeyValueStore<Bytes, byte[]> entities, KeyValueStore<Bytes, byte[]> expiry, PartitionIndexes indexes,
+               LongFunction<List<IndexDefinition>> indexesOf) {
         this.entities = entities;
         this.expiry = expiry;
+        this.indexes = indexes;
+        this.indexesOf = indexesOf;
     }
 
     /** The stored version of {@code key}, expired or not, or null. */
@@ -43,7 +56,7 @@ final class EntityRows {
         return s == null || s.isExpiredAt(now) ? null : s;
     }
 
-    /** Applies a change to the store and the expiry index. */
+    /** Applies a change to the store, the expiry index and the table's secondary indexes. */
     void apply(EntityChange change) {
         EntityKey key = EntityKey.of(change.tableId(), change.partitionKey(), change.rowKey());
         apply(change, stored(key));
@@ -67,6 +80,10 @@ final class EntityRows {
             if (next.expiresAt() != null) {
                 expiry.put(Bytes.wrap(expiryKey(next.expiresAt(), keyBytes)), EMPTY);
             }
+        }
+        List<IndexDefinition> tableIndexes = indexesOf.apply(change.tableId());
+        if (!tableIndexes.isEmpty()) {
+            indexes.changed(tableIndexes, key, previous, next);
         }
     }
 

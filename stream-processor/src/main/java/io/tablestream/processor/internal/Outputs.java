@@ -2,6 +2,7 @@ package io.tablestream.processor.internal;
 
 import io.tablestream.core.command.PartitionMarker;
 import io.tablestream.core.command.ChangeEvent;
+import io.tablestream.core.command.Command;
 import io.tablestream.core.command.CommandKey;
 import io.tablestream.core.command.Outcome;
 import io.tablestream.core.command.TableAnnouncement;
@@ -48,6 +49,15 @@ final class Outputs {
         context.forward(new Record<>(utf8(RegistryKey.byName(record.account(), record.name())),
                 record.isActive() ? value : null, timestamp), Sinks.TABLES);
         context.forward(new Record<>(utf8(RegistryKey.byId(record.tableId())), value, timestamp), Sinks.TABLES);
+    }
+
+    /**
+     * Writes a command of the processor's own — a transaction's part, or a part's report to the
+     * coordinator — to the partition of the commands topic its key belongs on.
+     */
+    void command(Command command, long timestamp) {
+        context.forward(new Record<>(utf8(CommandKey.of(command).value()), LogCodecs.COMMAND.encode(command),
+                timestamp), Sinks.TRANSACTIONS);
     }
 
     /** Publishes an account's settings under its account key. */

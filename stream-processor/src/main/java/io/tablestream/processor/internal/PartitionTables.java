@@ -1,5 +1,6 @@
 package io.tablestream.processor.internal;
 
+import io.tablestream.core.model.IndexDefinition;
 import io.tablestream.core.model.TableRecord;
 import io.tablestream.schemas.LogCodecs;
 import java.util.ArrayList;
@@ -53,9 +54,10 @@ final class PartitionTables {
                 t = LogCodecs.TABLE_RECORD.decode(bytes);
             } else {
                 // Never announced here: a table registered before announcements existed (or no table).
-                t = registry.byId(tableId).map(r -> r.isActive() ? r
-                        : new TableRecord(r.account(), r.name(), r.tableId(), TableRecord.State.ACTIVE, r.createdAt(),
-                                null, r.defaultTtlSeconds(), List.of(), r.historyRetentionSeconds())).orElse(null);
+                // Its indexes are not taken from the global view: each is known here from its announcement.
+                t = registry.byId(tableId).map(r -> new TableRecord(r.account(), r.name(), r.tableId(),
+                        TableRecord.State.ACTIVE, r.createdAt(), null, r.defaultTtlSeconds(), List.of(),
+                        r.historyRetentionSeconds(), List.of())).orElse(null);
                 if (t == null) {
                     return Optional.empty(); // not cached: an unknown id is rare and may be created later
                 }
@@ -63,6 +65,11 @@ final class PartitionTables {
             known.put(tableId, t);
         }
         return Optional.of(t);
+    }
+
+    /** The secondary indexes of table {@code tableId} at this point of the partition's log (none once deleted). */
+    List<IndexDefinition> indexes(long tableId) {
+        return byId(tableId).filter(TableRecord::isActive).map(TableRecord::indexes).orElse(List.of());
     }
 
     /** Ids of the tables whose deletion this partition has seen: their rows are to be swept. */

@@ -4,6 +4,7 @@ import io.tablestream.processor.ProcessorSettings;
 import io.tablestream.processor.Topics;
 import io.tablestream.processor.internal.state.CommittedStoreSupplier;
 import io.tablestream.processor.store.StoreNames;
+import io.tablestream.schemas.LogPartitioner;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.Optional;
@@ -41,6 +42,9 @@ public final class ProcessorNodes {
         topology.addStateStore(entities(StoreNames.ENTITIES), APPLY);
         topology.addStateStore(entities(StoreNames.EXPIRY), APPLY);
         topology.addStateStore(entities(StoreNames.HISTORY), APPLY);
+        topology.addStateStore(entities(StoreNames.INDEXES), APPLY);
+        topology.addStateStore(strings(StoreNames.INDEX_BUILDS), APPLY);
+        topology.addStateStore(strings(StoreNames.TRANSACTIONS), APPLY);
         topology.addStateStore(strings(StoreNames.TASK_META), APPLY);
         topology.addStateStore(strings(StoreNames.TABLE_NAMES), APPLY);
         topology.addStateStore(strings(StoreNames.ACCOUNTS), APPLY);
@@ -52,6 +56,7 @@ public final class ProcessorNodes {
         // The task's notices to the command log, its own input: read back in order with the commands.
         topology.addSink(Sinks.ANNOUNCEMENTS, topics.commands().name(), bytes, bytes, ProcessorNodes::everyPartition, APPLY);
         topology.addSink(Sinks.MARKERS, topics.commands().name(), bytes, bytes, ProcessorNodes::partitionInKey, APPLY);
+        topology.addSink(Sinks.TRANSACTIONS, topics.commands().name(), bytes, bytes, ProcessorNodes::partitionOfKey, APPLY);
         topology.addGlobalStore(
                 Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(StoreNames.REGISTRY), Serdes.String(),
                         Serdes.ByteArray()).withLoggingDisabled(),
@@ -63,6 +68,11 @@ public final class ProcessorNodes {
     /** A table announcement goes to every partition. */
     private static Optional<Set<Integer>> everyPartition(String topic, byte[] key, byte[] value, int partitions) {
         return Optional.of(IntStream.range(0, partitions).boxed().collect(Collectors.toSet()));
+    }
+
+    /** A command the processor writes goes where the log's one partition function puts its key. */
+    private static Optional<Set<Integer>> partitionOfKey(String topic, byte[] key, byte[] value, int partitions) {
+        return Optional.of(Set.of(LogPartitioner.partitionOf(new String(key, StandardCharsets.UTF_8), partitions)));
     }
 
     /** A catch-up marker goes to the partition its key names. */

@@ -10,6 +10,8 @@ final class Sinks {
     static final String ANNOUNCEMENTS = "announcements-sink";
     /** Catch-up markers, each to the partition its key names. */
     static final String MARKERS = "markers-sink";
+    /** A transaction's parts and their reports, each to the partition its key hashes to. */
+    static final String TRANSACTIONS = "transactions-sink";
 
     private Sinks() {
     }

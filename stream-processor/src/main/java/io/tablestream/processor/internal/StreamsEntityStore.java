@@ -1,6 +1,13 @@
 package io.tablestream.processor.internal;
 
 import io.tablestream.core.codec.ByteRange;
+import io.tablestream.core.codec.IndexKeys;
+import io.tablestream.core.filter.IndexCondition;
+import io.tablestream.processor.store.IndexBuild;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Iterator;
+import java.util.List;
 import io.tablestream.core.codec.KeyCodec;
 import io.tablestream.core.model.EdmDateTime;
 import io.tablestream.core.command.ChangeEvent;
@@ -36,11 +43,19 @@ public final class StreamsEntityStore implements EntityStore {
     private final KafkaStreams streams;
     private final Clock clock;
     private final AppliedOffsets applied;
+    private final io.tablestream.processor.store.TransactionProgress progress;
 
     public StreamsEntityStore(KafkaStreams streams, Clock clock, AppliedOffsets applied) {
+        this(streams, clock, applied, new io.tablestream.processor.store.TransactionProgress());
+    }
+
+    /** @param progress the transaction parts this instance's tasks decided, shown in statuses read here */
+    public StreamsEntityStore(KafkaStreams streams, Clock clock, AppliedOffsets applied,
+                              io.tablestream.processor.store.TransactionProgress progress) {
         this.streams = streams;
         this.clock = clock;
         this.applied = applied;
+        this.progress = progress;
     }
 
     private ReadOnlyKeyValueStore<Bytes, byte[]> store(StoreReplica replica, int partition) {
@@ -134,6 +149,180 @@ public final class StreamsEntityStore implements EntityStore {
                 it.close();
             }
         };
+    }
+
+    @Override
+    public Optional<CloseableIterator<StoredEntity>> indexScan(StoreReplica replica, int partition, long tableId,
+                                                               long indexId, IndexCondition condition,
+                                                               ByteRange entities, int maxEntries) {
+        ReadOnlyKeyValueStore<String, byte[]> builds = QueryableStores.keyValue(streams, StoreNames.INDEX_BUILDS,
+                partition, replica);
+        ReadOnlyKeyValueStore<Bytes, byte[]> index = QueryableStores.keyValue(streams, StoreNames.INDEXES, partition,
+                replica);
+        ReadOnlyKeyValueStore<Bytes, byte[]> rows = store(replica, partition);
+        EdmDateTime now = EdmDateTime.of(clock.instant());
+        try {
+            String key = IndexBuild.key(tableId, indexId);
+            byte[] build = builds.get(key);
+            if (build == null || IndexBuild.decode(key, build).state() != IndexBuild.State.READY) {
+                return Optional.empty();
+            }
+            if (entities.isEmpty()) {
+                return Optional.of(new IndexedRows(rows, List.<byte[]>of().iterator(), null, now));
+            }
+            if (condition.isPoint()) {
+                ByteRange range = IndexKeys.range(tableId, indexId, condition.lower(), entities);
+                KeyValueIterator<Bytes, byte[]> it = index.range(Bytes.wrap(range.fromInclusive()),
+                        Bytes.wrap(range.toExclusive()));
+                Iterator<byte[]> keys = new Iterator<>() {
+                    private byte[] next;
+
+                    @Override
+                    public boolean hasNext() {
+                        if (next == null && it.hasNext()) {
+                            byte[] k = it.next().key.get();
+                            if (range.contains(k)) {
+                                next = KeyCodec.encode(IndexKeys.entityOf(k));
+                            }
+                        }
+                        return next != null;
+                    }
+
+                    @Override
+                    public byte[] next() {
+                        if (!hasNext()) {
+                            throw new NoSuchElementException();
+                        }
+                        byte[] k = next;
+                        next = null;
+                        return k;
+                    }
+                };
+                return Optional.of(new IndexedRows(rows, keys, it, now));
+            }
+            // A range of values: entries come in value order; gather (bounded) and sort by key.
+            ByteRange range = IndexKeys.range(tableId, indexId, condition);
+            List<byte[]> found = new ArrayList<>();
+            try (KeyValueIterator<Bytes, byte[]> it = index.range(Bytes.wrap(range.fromInclusive()),
+                    Bytes.wrap(range.toExclusive()))) {
+                int seen = 0;
+                while (it.hasNext()) {
+                    byte[] k = it.next().key.get();
+                    if (!range.contains(k)) {
+                        break;
+                    }
+                    if (++seen > maxEntries) {
+                        return Optional.empty();
+                    }
+                    byte[] entityKey = KeyCodec.encode(IndexKeys.entityOf(k));
+                    if (entities.contains(entityKey)) {
+                        found.add(entityKey);
+                    }
+                }
+            }
+            found.sort(Arrays::compareUnsigned);
+            // A row changed while the entries were read may show under its old and its new value:
+            // read it once (its current version is what the filter is tested on).
+            List<byte[]> distinct = new ArrayList<>(found.size());
+            for (byte[] k : found) {
+                if (distinct.isEmpty() || !Arrays.equals(distinct.get(distinct.size() - 1), k)) {
+                    distinct.add(k);
+                }
+            }
+            return Optional.of(new IndexedRows(rows, distinct.iterator(), null, now));
+        } catch (InvalidStateStoreException e) {
+            throw QueryableStores.translate(e);
+        }
+    }
+
+    @Override
+    public List<IndexBuild> indexBuilds(StoreReplica replica, int partition, long tableId) {
+        ReadOnlyKeyValueStore<String, byte[]> builds = QueryableStores.keyValue(streams, StoreNames.INDEX_BUILDS,
+                partition, replica);
+        List<IndexBuild> out = new ArrayList<>();
+        try (KeyValueIterator<String, byte[]> it = builds.range(IndexBuild.key(tableId, 0),
+                IndexBuild.key(tableId, Long.MAX_VALUE))) {
+            while (it.hasNext()) {
+                KeyValue<String, byte[]> kv = it.next();
+                out.add(IndexBuild.decode(kv.key, kv.value));
+            }
+        } catch (InvalidStateStoreException e) {
+            throw QueryableStores.translate(e);
+        }
+        return out;
+    }
+
+    @Override
+    public Optional<io.tablestream.core.model.TransactionStatus> transaction(StoreReplica replica, int partition,
+                                                                            String account, String transactionId) {
+        ReadOnlyKeyValueStore<String, byte[]> store = QueryableStores.keyValue(streams, StoreNames.TRANSACTIONS,
+                partition, replica);
+        if (!applied.readable(partition)) {
+            throw TableServiceException.of(ErrorCode.SERVER_BUSY,
+                    "The data is being recovered after a restart; retry shortly.");
+        }
+        try {
+            byte[] value = store.get(io.tablestream.processor.store.TransactionKeys.of(account, transactionId));
+            return value == null ? Optional.empty()
+                    : Optional.of(progress.overlay(io.tablestream.schemas.LogCodecs.TRANSACTION_STATUS.decode(value)));
+        } catch (InvalidStateStoreException e) {
+            throw QueryableStores.translate(e);
+        }
+    }
+
+    /** The live rows at the given entity keys (in the order given), read one by one. */
+    private static final class IndexedRows implements CloseableIterator<StoredEntity> {
+        private final ReadOnlyKeyValueStore<Bytes, byte[]> rows;
+        private final Iterator<byte[]> keys;
+        private final KeyValueIterator<Bytes, byte[]> source;
+        private final EdmDateTime now;
+        private StoredEntity next;
+
+        IndexedRows(ReadOnlyKeyValueStore<Bytes, byte[]> rows, Iterator<byte[]> keys,
+                    KeyValueIterator<Bytes, byte[]> source, EdmDateTime now) {
+            this.rows = rows;
+            this.keys = keys;
+            this.source = source;
+            this.now = now;
+        }
+
+        @Override
+        public boolean hasNext() {
+            while (next == null && keys.hasNext()) {
+                byte[] key = keys.next();
+                byte[] value;
+                try {
+                    value = rows.get(Bytes.wrap(key));
+                } catch (InvalidStateStoreException e) {
+                    throw QueryableStores.translate(e);
+                }
+                if (value != null) {
+                    EntityKey k = KeyCodec.decode(key);
+                    StoredEntity s = StoredEntityCodec.decode(k.partitionKey(), k.rowKey(), value);
+                    if (!s.isExpiredAt(now)) {
+                        next = s;
+                    }
+                }
+            }
+            return next != null;
+        }
+
+        @Override
+        public StoredEntity next() {
+            if (!hasNext()) {
+                throw new NoSuchElementException();
+            }
+            StoredEntity s = next;
+            next = null;
+            return s;
+        }
+
+        @Override
+        public void close() {
+            if (source != null) {
+                source.close();
+            }
+        }
     }
 
     /** Decodes lazily, stops at the range's exclusive end, skips expired rows. */

@@ -3,9 +3,11 @@ package io.tablestream.processor.store;
 import io.tablestream.core.codec.ByteRange;
 import io.tablestream.core.command.ChangeEvent;
 import io.tablestream.core.model.EdmDateTime;
+import io.tablestream.core.filter.IndexCondition;
 import io.tablestream.core.model.EntityKey;
 import io.tablestream.core.model.KeyOrder;
 import io.tablestream.core.model.StoredEntity;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -45,4 +47,32 @@ public interface EntityStore {
      * returned until they are swept (the caller drops them, see {@link io.tablestream.core.rules.History}).
      */
     CloseableIterator<ChangeEvent> history(StoreReplica replica, int partition, EntityKey key, EdmDateTime atOrBefore);
+
+    /**
+     * The live entities of {@code entities} (a key range of table {@code tableId}) whose value of the
+     * indexed property satisfies {@code condition}, from the local copy of index {@code indexId} of
+     * {@code partition}, in key order; each is read from the entity store, so it is the current
+     * version (the caller still tests its whole filter). Empty when the index cannot answer here:
+     * not READY in this copy, or a range condition with more than {@code maxEntries} entries (whose
+     * results would have to be sorted in memory).
+     */
+    default Optional<CloseableIterator<StoredEntity>> indexScan(StoreReplica replica, int partition, long tableId,
+                                                               long indexId, IndexCondition condition,
+                                                               ByteRange entities, int maxEntries) {
+        return Optional.empty();
+    }
+
+    /** How far each secondary index of table {@code tableId} is built in the local copy of {@code partition}. */
+    default List<IndexBuild> indexBuilds(StoreReplica replica, int partition, long tableId) {
+        return List.of();
+    }
+
+    /**
+     * The status of cross-partition transaction {@code transactionId} of {@code account}, from the
+     * local copy of the {@code transactions} store of {@code partition} (its coordinator's).
+     */
+    default Optional<io.tablestream.core.model.TransactionStatus> transaction(StoreReplica replica, int partition,
+                                                                             String account, String transactionId) {
+        return Optional.empty();
+    }
 }

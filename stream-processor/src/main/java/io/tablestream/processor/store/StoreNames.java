@@ -23,6 +23,18 @@ public final class StoreNames {
      * the change event that made it.
      */
     public static final String HISTORY = "history";
+    /**
+     * Per task: the entries of the tables' secondary indexes over the task's rows
+     * ({@link io.tablestream.core.codec.IndexKeys}), kept in step with {@link #ENTITIES}.
+     */
+    public static final String INDEXES = "indexes";
+    /** Per task: how far each secondary index is built over the task's rows ({@link IndexBuild}). */
+    public static final String INDEX_BUILDS = "index-builds";
+    /**
+     * Per task: the cross-partition transactions this task coordinates (their commands are keyed to
+     * its partition), by {@code <account>/<transactionId>}: each part's state.
+     */
+    public static final String TRANSACTIONS = "transactions";
     /** Per task: entities with a time-to-live, by expiry time. */
     public static final String EXPIRY = "expiry";
 

@@ -8,6 +8,8 @@ import io.tablestream.core.command.CommandHeader;
 import io.tablestream.core.command.CommandKey;
 import io.tablestream.core.command.EntityChange;
 import io.tablestream.core.command.EntityCommand;
+import io.tablestream.core.command.TransactionCommand;
+import io.tablestream.core.model.IndexDefinition;
 import io.tablestream.core.command.EntityOperation;
 import io.tablestream.core.command.EntityOperation.Type;
 import io.tablestream.core.command.Outcome;
@@ -69,7 +71,9 @@ class DeterministicReplayTest {
     private static final Map<String, Serde<?>> STORES = Map.of(StoreNames.ENTITIES, Serdes.Bytes(),
             StoreNames.EXPIRY, Serdes.Bytes(), StoreNames.TASK_META, Serdes.String(),
             StoreNames.TABLE_NAMES, Serdes.String(), StoreNames.ACCOUNTS, Serdes.String(),
-            StoreNames.PARTITION_TABLES, Serdes.String(), StoreNames.HISTORY, Serdes.Bytes());
+            StoreNames.PARTITION_TABLES, Serdes.String(), StoreNames.HISTORY, Serdes.Bytes(),
+            StoreNames.INDEXES, Serdes.Bytes(), StoreNames.INDEX_BUILDS, Serdes.String(),
+            StoreNames.TRANSACTIONS, Serdes.String());
 
     /** One record of the partition's log, as Kafka would hold it. */
     private record LogRecord(byte[] key, byte[] value, long timestamp) {
@@ -112,6 +116,10 @@ class DeterministicReplayTest {
             replay.expireAll();
             assertThat(replay.dump(StoreNames.ENTITIES)).as("entities replayed from commit %d", commit)
                     .isEqualTo(original.dump(StoreNames.ENTITIES));
+            assertThat(replay.dump(StoreNames.INDEXES)).as("index entries replayed from commit %d", commit)
+                    .isEqualTo(original.dump(StoreNames.INDEXES));
+            assertThat(replay.dump(StoreNames.TRANSACTIONS)).as("transactions replayed from commit %d", commit)
+                    .isEqualTo(original.dump(StoreNames.TRANSACTIONS));
         }
     }
 
@@ -185,6 +193,15 @@ class DeterministicReplayTest {
                     Map.of("TTLInSeconds", EdmInt32.of(-1))));
             write(sensors, "d", EntityOperation.of(Type.INSERT, "z", null, Map.of("TTLInSeconds", EdmInt32.of(5))));
             write(sensors, "d", EntityOperation.of(Type.INSERT, "w", null, Map.of("TTLInSeconds", EdmInt32.of(600))));
+            // a secondary index (built by a punctuator) and a transaction over both tables, one part failing
+            send(TableCommand.createIndex(header(at()), TableName.of("Orders"), IndexDefinition.requested("ByV", "V")));
+            write(orders, "p", EntityOperation.of(Type.INSERT_OR_REPLACE, "c", null, props(40)));
+            CommandHeader tx = header(at());
+            send(new TransactionCommand(tx, "tx-1", List.of(
+                    EntityCommand.part(LogCodecs.partHeader(tx, "tx-1", 0), orders, TableName.of("Orders"), "t",
+                            List.of(EntityOperation.of(Type.INSERT, "1", null, props(41))), "tx-1", 0),
+                    EntityCommand.part(LogCodecs.partHeader(tx, "tx-1", 1), sensors, TableName.of("Sensors"), "d",
+                            List.of(EntityOperation.of(Type.INSERT, "y", null, props(42))), "tx-1", 1))));  // 409
             now = now.plusSeconds(20);
             write(sensors, "d", EntityOperation.of(Type.MERGE, "z", "*", props(10)));                  // 404: expired
             now = now.plusSeconds(30);
@@ -384,7 +401,7 @@ class DeterministicReplayTest {
                 switch (sink) {
                     case Sinks.OUTCOMES -> outcomes.add(LogCodecs.OUTCOME.decode(value));
                     case Sinks.CHANGES -> changes.add(LogCodecs.CHANGE_EVENT.decode(value));
-                    case Sinks.ANNOUNCEMENTS, Sinks.MARKERS -> notices.add(new LogRecord(key, value, f.record().timestamp()));
+                    case Sinks.ANNOUNCEMENTS, Sinks.MARKERS, Sinks.TRANSACTIONS -> notices.add(new LogRecord(key, value, f.record().timestamp()));
                     case Sinks.TABLES -> {
                         published.put(new String(key, StandardCharsets.UTF_8), value);
                         if (feedsOwnRegistry) {
