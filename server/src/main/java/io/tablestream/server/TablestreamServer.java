@@ -129,7 +129,7 @@ public final class TablestreamServer implements AutoCloseable {
                 config.get(ServerSettings.CHANGE_FEED_READERS));
         started.push(changeFeed);
         handlers.putAll(ChangeFeedHandler.create(new TableLookup(processor.registry()), changeFeed,
-                config.get(ServerSettings.CHANGE_FEED_RECORD_BUDGET)));
+                config.get(ServerSettings.CHANGE_FEED_RECORD_BUDGET), responders));
 
         Authentication authentication = new Authentication(accountKeys(config),
                 StoredAccessPolicies.of(processor.registry()), clock,

@@ -23,11 +23,14 @@ import io.tablestream.query.feed.FeedPage;
 import io.tablestream.query.feed.FeedStart;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 import java.util.function.Predicate;
 import java.util.stream.IntStream;
 
@@ -50,6 +53,10 @@ public final class ChangeFeedHandler {
     public static final String WAIT = "wait";
     /** The header repeating the answer's cursor. */
     public static final String CURSOR_HEADER = "x-ms-continuation-NextCursor";
+    /** The media type that asks for server-sent events. */
+    public static final String EVENT_STREAM = "text/event-stream";
+    /** The header an event-stream client resumes with: the id (a cursor) of the last message it got. */
+    public static final String LAST_EVENT_ID = "Last-Event-ID";
     static final int DEFAULT_TOP = 100;
     static final int MAX_TOP = 1000;
     static final int MAX_WAIT_SECONDS = 20;
@@ -57,22 +64,27 @@ public final class ChangeFeedHandler {
     private final TableLookup tables;
     private final ChangeFeed feed;
     private final int recordBudget;
+    private final Executor writers;
 
-    private ChangeFeedHandler(TableLookup tables, ChangeFeed feed, int recordBudget) {
+    private ChangeFeedHandler(TableLookup tables, ChangeFeed feed, int recordBudget, Executor writers) {
         this.tables = tables;
         this.feed = feed;
         this.recordBudget = recordBudget;
+        this.writers = writers;
     }
 
     /**
      * @param recordBudget records of the changes topic one answer examines at most (those of other
      *     tables included): an answer reaching it ends early, possibly empty, with a cursor past them
+     * @param writers where the messages of an event stream are written (a client reading slowly holds
+     *     one of these threads, never a reader of the feed)
      */
-    public static Map<Operation, OperationHandler> create(TableLookup tables, ChangeFeed feed, int recordBudget) {
+    public static Map<Operation, OperationHandler> create(TableLookup tables, ChangeFeed feed, int recordBudget,
+                                                          Executor writers) {
         if (recordBudget < 1) {
             throw new IllegalArgumentException("an answer must examine at least one record, or the feed never advances");
         }
-        ChangeFeedHandler h = new ChangeFeedHandler(tables, feed, recordBudget);
+        ChangeFeedHandler h = new ChangeFeedHandler(tables, feed, recordBudget, writers);
         return Map.of(Operation.READ_CHANGES, h::readChanges);
     }
 
@@ -89,6 +101,11 @@ public final class ChangeFeedHandler {
         Duration wait = Duration.ofSeconds(waitSeconds(http.queryParam(WAIT)));
         String cursorToken = http.queryParam(CURSOR);
         String from = http.queryParam(FROM);
+        String accept = http.header("Accept");
+        boolean stream = accept != null && accept.contains(EVENT_STREAM);
+        if (stream && cursorToken == null && from == null) {
+            cursorToken = http.header(LAST_EVENT_ID); // an EventSource reconnecting
+        }
         if ((cursorToken == null) == (from == null)) {
             throw TableServiceException.of(ErrorCode.INVALID_QUERY_PARAMETER_VALUE,
                     "Read the change feed from a cursor (cursor=…, from an earlier answer) or from a start"
@@ -124,23 +141,87 @@ public final class ChangeFeedHandler {
             start = feed.cursorAt(table.tableId(), partitions, FeedStart.parse(from));
         }
         long deadline = System.nanoTime() + wait.toNanos();
+        // An event stream's JSON takes its metadata level from $format (none by default), its Accept being the stream's.
+        String format = http.queryParam("$format");
+        MetadataLevel level = !stream ? ODataResponses.level(http)
+                : format == null ? MetadataLevel.NO : MetadataLevel.negotiate(format, null);
+        ODataContext odata = ODataResponses.context(http, request).withTable(table.name());
+        if (stream) {
+            ResponseHeaders.standard(http, request);
+            http.contentType(EVENT_STREAM);
+            http.header("Cache-Control", "no-cache");
+            EventStream out = new EventStream(http, odata, level);
+            CompletableFuture<Void> streamed = start
+                    .thenComposeAsync(cursor -> out.send(new FeedPage(List.of(), cursor, false)), writers)
+                    .thenCompose(cursor -> top == 0 ? CompletableFuture.<Void>completedFuture(null)
+                            : streamUntil(out, cursor, wanted, visible, top, deadline));
+            http.future(() -> streamed);
+            return;
+        }
         CompletableFuture<FeedPage> page = start.thenCompose(cursor -> top == 0
                 ? CompletableFuture.completedFuture(new FeedPage(List.of(), cursor, false))
                 : readUntil(cursor, wanted, visible, top, deadline));
-        MetadataLevel level = ODataResponses.level(http);
-        ODataContext odata = ODataResponses.context(http, request).withTable(table.name());
         http.future(() -> page.thenAccept(p -> {
             ResponseHeaders.odata(http, request, level.contentType());
             String token = p.next().token();
             http.header(CURSOR_HEADER, token);
-            ByteArrayOutputStream out = new ByteArrayOutputStream(1024);
-            try {
-                HistoryJsonWriter.writeFeed(out, odata, p.events(), token, level);
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-            http.result(out.toByteArray());
+            http.result(feedJson(odata, p, level));
         }));
+    }
+
+    /**
+     * Sends pages of events on {@code out} as they come, each once written, until {@code deadline};
+     * then ends the stream (an EventSource reconnects from the last message's id).
+     */
+    private CompletableFuture<Void> streamUntil(EventStream out, FeedCursor cursor, Predicate<String> wanted,
+                                                Predicate<ChangeEvent> visible, int top, long deadline) {
+        return readUntil(cursor, wanted, visible, top, deadline).thenComposeAsync(page -> {
+            CompletableFuture<FeedCursor> sent = page.events().isEmpty()
+                    ? CompletableFuture.completedFuture(page.next()) : out.send(page);
+            return sent.thenCompose(next -> System.nanoTime() - deadline >= 0
+                    ? CompletableFuture.<Void>completedFuture(null)
+                    : streamUntil(out, next, wanted, visible, top, deadline));
+        }, writers);
+    }
+
+    /** An event stream's response: each page one message, {@code id} its cursor, {@code data} the page's JSON on one line. */
+    private static final class EventStream {
+        private final Context http;
+        private final ODataContext odata;
+        private final MetadataLevel level;
+
+        EventStream(Context http, ODataContext odata, MetadataLevel level) {
+            this.http = http;
+            this.odata = odata;
+            this.level = level;
+        }
+
+        /** Writes {@code page} (on the calling thread, one of the writers) and flushes it; returns its cursor. */
+        CompletableFuture<FeedCursor> send(FeedPage page) {
+            String token = page.next().token();
+            ByteArrayOutputStream message = new ByteArrayOutputStream(1024);
+            message.writeBytes(("id: " + token + "\nevent: changes\ndata: ").getBytes(StandardCharsets.UTF_8));
+            message.writeBytes(feedJson(odata, page, level));
+            message.writeBytes("\n\n".getBytes(StandardCharsets.UTF_8));
+            try {
+                OutputStream out = http.res().getOutputStream();
+                out.write(message.toByteArray());
+                out.flush();
+            } catch (IOException e) {
+                return CompletableFuture.failedFuture(new UncheckedIOException(e)); // the client went away
+            }
+            return CompletableFuture.completedFuture(page.next());
+        }
+    }
+
+    private static byte[] feedJson(ODataContext odata, FeedPage page, MetadataLevel level) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(1024);
+        try {
+            HistoryJsonWriter.writeFeed(out, odata, page.events(), page.next().token(), level);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return out.toByteArray();
     }
 
     /**

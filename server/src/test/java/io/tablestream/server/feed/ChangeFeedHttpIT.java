@@ -256,6 +256,48 @@ class ChangeFeedHttpIT {
                 .isEqualTo(405);
     }
 
+    @Test
+    void anEventStreamSendsEachPageAsAMessageWhoseIdResumesTheFeed(RunningServer server, TableServiceClient service)
+            throws Exception {
+        TableClient table = TableFixtures.givenTable(service, "Feed");
+        String feed = table.getTableName() + "()/$changes?";
+        CompletableFuture<RawTableClient.Response> stream = RawTableClient.to(server)
+                .get(feed + "from=now&wait=4").accept("text/event-stream").sendAsync();
+        Thread.sleep(1000); // the stream has its first cursor
+        table.createEntity(new TableEntity("p", "r1"));
+        table.createEntity(new TableEntity("p", "r2"));
+        RawTableClient.Response r = stream.get();
+        assertThat(r.status()).as(r.body()).isEqualTo(200);
+        assertThat(r.header("Content-Type")).startsWith("text/event-stream");
+        List<String> ids = new ArrayList<>();
+        List<Object> rows = new ArrayList<>();
+        for (String message : r.body().split("\n\n")) {
+            String id = null;
+            for (String line : message.split("\n")) {
+                if (line.startsWith("id: ")) {
+                    id = line.substring(4);
+                } else if (line.startsWith("data: ")) {
+                    Map<String, Object> page = new RawTableClient.Response(200, Map.of(),
+                            line.substring(6).getBytes(java.nio.charset.StandardCharsets.UTF_8)).json();
+                    assertThat(page.get("Cursor")).isEqualTo(id);
+                    ((List<?>) page.get("value")).forEach(e -> rows.add(((Map<?, ?>) e).get("RowKey")));
+                }
+            }
+            if (id != null) {
+                ids.add(id);
+            }
+        }
+        assertThat(ids.size()).isGreaterThanOrEqualTo(2); // the start, then the changes
+        assertThat(rows).containsExactly("r1", "r2");
+
+        // an EventSource reconnects with the last id: the stream goes on from there
+        table.createEntity(new TableEntity("p", "r3"));
+        RawTableClient.Response again = RawTableClient.to(server).get(feed + "wait=3")
+                .accept("text/event-stream").header("Last-Event-ID", ids.get(ids.size() - 1)).send();
+        assertThat(again.status()).as(again.body()).isEqualTo(200);
+        assertThat(again.body()).contains("\"RowKey\":\"r3\"").doesNotContain("\"r2\"");
+    }
+
     private static String tagTime(String etag) {
         if (etag == null) {
             return null;
