@@ -29,6 +29,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.function.Predicate;
@@ -131,7 +132,7 @@ public final class ChangeFeedHandler {
                 throw TableServiceException.of(ErrorCode.INVALID_QUERY_PARAMETER_VALUE,
                         "The cursor is of another table (or of a deleted table of this name).");
             }
-            if (!cursor.offsets().keySet().equals(new java.util.TreeSet<>(partitions))) {
+            if (!cursor.offsets().keySet().equals(new TreeSet<>(partitions))) {
                 throw TableServiceException.of(ErrorCode.INVALID_QUERY_PARAMETER_VALUE, partitionKey == null
                         ? "The cursor is of one PartitionKey's feed: send that PartitionKey with it."
                         : "The cursor is not of this PartitionKey's feed.");
