@@ -57,6 +57,12 @@ public final class ServerSettings {
     public static final Setting<Integer> QUERY_ROW_BUDGET = Setting.integer("query-row-budget", 50_000,
             "Rows one Query Entities page examines at most; a page reaching it ends early, possibly empty, with a"
                     + " continuation (as the service's own pages may), so a sparse filter never scans a whole table at once.");
+    public static final Setting<Integer> CHANGE_FEED_READERS = Setting.integer("change-feed-readers", 2,
+            "Threads (each with its own Kafka consumer) reading the changes topic for the HTTP change feed; answers"
+                    + " waiting for a change hold none.");
+    public static final Setting<Integer> CHANGE_FEED_RECORD_BUDGET = Setting.integer("change-feed-record-budget",
+            20_000, "Records of the changes topic (other tables' included) one change-feed answer examines at most;"
+                    + " an answer reaching it ends early, possibly empty, with a cursor past them.");
     public static final Setting<Integer> MAX_REQUEST_BYTES = Setting.integer("max-request-bytes", 4 * 1024 * 1024,
             "Largest request body accepted; a larger one is refused with 413 RequestBodyTooLarge (the service's limit: 4 MiB).");
 
@@ -94,7 +100,7 @@ public final class ServerSettings {
             PARTITIONS, REPLICATION_FACTOR, STREAM_THREADS, STANDBY_REPLICAS, COMMIT_INTERVAL_MS, ANSWER_AT_DECISION,
             INSTANCE_ID,
             ADVERTISED_ADDRESS, ACCOUNTS, EMULATOR_ACCOUNT, ANONYMOUS_ACCESS, WRITE_TIMEOUT_MS, SESSION_TIMEOUT_MS,
-            QUERY_ROW_BUDGET, MAX_REQUEST_BYTES, GROUP_SESSION_TIMEOUT_MS, GROUP_HEARTBEAT_INTERVAL_MS,
+            QUERY_ROW_BUDGET, CHANGE_FEED_READERS, CHANGE_FEED_RECORD_BUDGET, MAX_REQUEST_BYTES, GROUP_SESSION_TIMEOUT_MS, GROUP_HEARTBEAT_INTERVAL_MS,
             TRANSACTION_TIMEOUT_MS, STANDBY_MAX_LAG, FORWARD_TIMEOUT_MS);
 
     /** The prefixes of the settings passed through to Kafka ({@link #KAFKA_PREFIX}, {@link #STREAMS_PREFIX}). */

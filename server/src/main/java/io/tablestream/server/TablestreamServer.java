@@ -17,7 +17,10 @@ import io.tablestream.protocol.cors.CorsPolicies;
 import io.tablestream.protocol.http.Operation;
 import io.tablestream.protocol.http.OperationHandler;
 import io.tablestream.protocol.http.SignedCallerAuthenticator;
+import io.tablestream.protocol.http.TableLookup;
 import io.tablestream.protocol.http.TableServiceEndpoint;
+import io.tablestream.query.feed.ChangeFeed;
+import io.tablestream.query.http.ChangeFeedHandler;
 import io.tablestream.query.http.ReadHandlers;
 import io.tablestream.query.http.ClusterStatus;
 import io.tablestream.query.kafka.KafkaCommandLogEnds;
@@ -121,6 +124,12 @@ public final class TablestreamServer implements AutoCloseable {
         handlers.putAll(ReadHandlers.create(processor.registry(), processor.entities(), locator, instances,
                 processor.appliedOffsets(), logEnds, sessionTimeout, config.get(ServerSettings.QUERY_ROW_BUDGET),
                 responders));
+        ChangeFeed changeFeed = ChangeFeed.open(bootstrap, processor.topics().changes().name(),
+                new LinkedHashMap<>(config.passThrough(ServerSettings.KAFKA_PREFIX)),
+                config.get(ServerSettings.CHANGE_FEED_READERS));
+        started.push(changeFeed);
+        handlers.putAll(ChangeFeedHandler.create(new TableLookup(processor.registry()), changeFeed,
+                config.get(ServerSettings.CHANGE_FEED_RECORD_BUDGET), responders));
 
         Authentication authentication = new Authentication(accountKeys(config),
                 StoredAccessPolicies.of(processor.registry()), clock,

@@ -43,6 +43,25 @@ public final class HistoryJsonWriter {
         }
     }
 
+    /**
+     * A page of a table's change feed (a Tablestream extension): {@code {"value":[…],"Cursor":"…"}},
+     * each event laid out as a version of the history, oldest first within a partition, and the cursor
+     * to read on from.
+     */
+    public static void writeFeed(OutputStream out, ODataContext context, List<ChangeEvent> events, String cursor,
+                                 MetadataLevel level) throws IOException {
+        try (JsonGenerator g = JsonSupport.generator(out)) {
+            g.writeStartObject();
+            g.writeArrayFieldStart("value");
+            for (ChangeEvent event : events) {
+                writeVersion(g, context, event, level);
+            }
+            g.writeEndArray();
+            g.writeStringField("Cursor", cursor);
+            g.writeEndObject();
+        }
+    }
+
     /** One version: what changed, when, by whom, and the entity it left. */
     static void writeVersion(JsonGenerator g, ODataContext context, ChangeEvent event, MetadataLevel level)
             throws IOException {

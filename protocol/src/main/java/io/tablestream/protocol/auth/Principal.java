@@ -127,7 +127,7 @@ public final class Principal {
         @Override
         public void check(Access access) {
             String needed = switch (access.operation()) {
-                case QUERY_ENTITIES, COUNT_ENTITIES, GET_ENTITY, GET_ENTITY_HISTORY -> "r";
+                case QUERY_ENTITIES, COUNT_ENTITIES, READ_CHANGES, GET_ENTITY, GET_ENTITY_HISTORY -> "r";
                 case INSERT_ENTITY -> "a";
                 case UPDATE_ENTITY, MERGE_ENTITY -> "u";
                 case INSERT_OR_REPLACE_ENTITY, INSERT_OR_MERGE_ENTITY -> "au";
@@ -171,7 +171,7 @@ public final class Principal {
                                 + " (srt must include '" + resourceType + "').");
             }
             switch (op) {
-                case GET_SERVICE_PROPERTIES, GET_SERVICE_STATS, QUERY_ENTITIES, COUNT_ENTITIES, GET_ENTITY,
+                case GET_SERVICE_PROPERTIES, GET_SERVICE_STATS, QUERY_ENTITIES, COUNT_ENTITIES, READ_CHANGES, GET_ENTITY,
                      GET_ENTITY_HISTORY, LIST_INDEXES, GET_TRANSACTION ->
                         requireAll(permissions, "r", access);
                 case CREATE_INDEX -> requireAll(permissions, "w", access);

@@ -11,6 +11,8 @@ public enum Operation {
     GET_ENTITY(Body.JSON),
     /** {@code GET <table>(PartitionKey='p',RowKey='r')/$history}: an entity's versions (an extension; authorized as Get Entity). */
     GET_ENTITY_HISTORY(Body.JSON),
+    /** {@code GET <table>()/$changes}: the table's change feed from a cursor (an extension; authorized as Query Entities). */
+    READ_CHANGES(Body.JSON),
     INSERT_ENTITY(Body.JSON),
     UPDATE_ENTITY(Body.JSON),
     MERGE_ENTITY(Body.JSON),
@@ -70,8 +72,8 @@ public enum Operation {
     /** Whether the operation addresses one table (its entities, its ACL, or the table itself). */
     public boolean addressesTable() {
         return switch (this) {
-            case CREATE_TABLE, DELETE_TABLE, QUERY_ENTITIES, COUNT_ENTITIES, GET_TABLE_ACL, SET_TABLE_ACL, LIST_INDEXES,
-                 CREATE_INDEX, DROP_INDEX -> true;
+            case CREATE_TABLE, DELETE_TABLE, QUERY_ENTITIES, COUNT_ENTITIES, READ_CHANGES, GET_TABLE_ACL, SET_TABLE_ACL,
+                 LIST_INDEXES, CREATE_INDEX, DROP_INDEX -> true;
             default -> addressesOneEntity();
         };
     }

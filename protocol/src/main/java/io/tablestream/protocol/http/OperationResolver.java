@@ -70,6 +70,12 @@ public final class OperationResolver {
             }
             throw verb(method);
         }
+        if (resource instanceof ResourcePath.EntityChanges) {
+            if (effective.equals("GET")) {
+                return Operation.READ_CHANGES;
+            }
+            throw verb(method);
+        }
         if (resource instanceof ResourcePath.EntityCount) {
             if (effective.equals("GET")) {
                 return Operation.COUNT_ENTITIES;

@@ -59,6 +59,15 @@ public sealed interface ResourcePath {
     }
 
     /**
+     * {@code name()/$changes} or {@code name/$changes}: the table's change feed from a cursor (a
+     * Tablestream extension).
+     */
+    record EntityChanges(String table) implements ResourcePath {
+        /** The path segment after the table. */
+        public static final String SEGMENT = "$changes";
+    }
+
+    /**
      * {@code name(PartitionKey='p',RowKey='r')/$history}: every kept version of one entity (a
      * Tablestream extension), keys that {@link Keys} accepts.
      */
@@ -139,12 +148,15 @@ public sealed interface ResourcePath {
     /** The extension's collection of cross-partition transactions (no table name starts with '$'). */
     static final String TRANSACTIONS = "$transactions";
 
-    /** A segment below a resource: {@code $count} below a table's entities, {@code $history} below an entity. */
+    /** A segment below a resource: {@code $count} or {@code $changes} below a table's entities, {@code $history} below an entity. */
     private static ResourcePath parseBelow(String resource, String rawSegment) {
         String segment = decode(rawSegment);
         ResourcePath above = parseResource(resource);
         if (segment.equals(EntityCount.SEGMENT) && above instanceof EntityCollection table) {
             return new EntityCount(table.table());
+        }
+        if (segment.equals(EntityChanges.SEGMENT) && above instanceof EntityCollection table) {
+            return new EntityChanges(table.table());
         }
         if (segment.equals(EntityHistory.SEGMENT) && above instanceof EntityItem entity) {
             return new EntityHistory(entity.table(), entity.partitionKey(), entity.rowKey());

@@ -33,6 +33,7 @@ class ResourcePathTest {
             "/acct/orders/|acct|EntityCollection[table=orders]",
             "/acct/orders()/$count|acct|EntityCount[table=orders]",
             "/acct/orders/$count|acct|EntityCount[table=orders]",
+            "/acct/orders()/$changes|acct|EntityChanges[table=orders]",
             "/acct/orders()/%24count/|acct|EntityCount[table=orders]",
     })
     void parsesWhatAPathAddresses(String path, String account, String resource) {
