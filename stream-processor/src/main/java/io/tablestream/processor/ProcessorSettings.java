@@ -16,10 +16,12 @@ import java.util.Objects;
  * @param sweepBatch at most this many rows per task and round
  * @param clock wall-clock time, for Timestamps and expiry
  * @param observer told of each applied entity change
+ * @param metrics counts what the tasks do (outcomes, changes, dead letters)
  */
 public record ProcessorSettings(Topics topics, int commandPartitions, Duration expiryInterval, int expiryBatch,
                                 Duration sweepInterval, int sweepBatch, Clock clock, AppliedOffsets appliedOffsets,
-                                RegistryEvents registryEvents, ApplyObserver observer) {
+                                RegistryEvents registryEvents, ApplyObserver observer,
+                                StreamProcessorMetrics metrics) {
     public ProcessorSettings {
         Objects.requireNonNull(topics, "topics");
         Objects.requireNonNull(expiryInterval, "expiryInterval");
@@ -28,6 +30,7 @@ public record ProcessorSettings(Topics topics, int commandPartitions, Duration e
         Objects.requireNonNull(appliedOffsets, "appliedOffsets");
         Objects.requireNonNull(registryEvents, "registryEvents");
         Objects.requireNonNull(observer, "observer");
+        Objects.requireNonNull(metrics, "metrics");
         if (commandPartitions < 1 || expiryBatch < 1 || sweepBatch < 1) {
             throw new IllegalArgumentException("partitions and batch sizes must be positive");
         }
@@ -36,6 +39,7 @@ public record ProcessorSettings(Topics topics, int commandPartitions, Duration e
     /** Defaults for everything but the topics, partitions and clock. */
     public static ProcessorSettings defaults(Topics topics, int commandPartitions, Clock clock) {
         return new ProcessorSettings(topics, commandPartitions, Duration.ofSeconds(1), 1000, Duration.ofSeconds(5),
-                5000, clock, new AppliedOffsets(), new RegistryEvents(), ApplyObserver.NONE);
+                5000, clock, new AppliedOffsets(), new RegistryEvents(), ApplyObserver.NONE,
+                new StreamProcessorMetrics(commandPartitions));
     }
 }

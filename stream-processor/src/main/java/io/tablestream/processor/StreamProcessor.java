@@ -73,13 +73,16 @@ public final class StreamProcessor implements AutoCloseable {
             return t;
         });
         this.settings = new ProcessorSettings(topics, commandPartitions, Duration.ofSeconds(1), 1000,
-                Duration.ofSeconds(5), 5000, config.clock(), new AppliedOffsets(), new RegistryEvents(), observer);
+                Duration.ofSeconds(5), 5000, config.clock(), new AppliedOffsets(), new RegistryEvents(), observer,
+                new StreamProcessorMetrics(commandPartitions));
         this.streams = new KafkaStreams(TablestreamTopology.build(settings), streamsProperties(config),
                 new CommitNotifyingClientSupplier());
         this.streams.setUncaughtExceptionHandler(this::onThreadFailure);
         this.entities = new StreamsEntityStore(streams, config.clock());
         this.replicas = new StreamsLocalReplicas(streams, LAG_REFRESH);
         this.registry = new StreamsTableRegistry(streams, settings.registryEvents());
+        settings.metrics().attach(streams, topics.commands().name(),
+                config.stateDir().resolve(applicationId(config)));
     }
 
     /** Installs the topics and starts processing; returns once the processor is RUNNING (bounded by {@code timeout}). */
@@ -156,6 +159,7 @@ public final class StreamProcessor implements AutoCloseable {
         CountDownLatch running = new CountDownLatch(1);
         streams.setStateListener((now, before) -> {
             LOG.info("Stream processor {} -> {}", before, now);
+            settings.metrics().stateChanged(now, before);
             if (now == KafkaStreams.State.RUNNING) {
                 running.countDown();
             }
@@ -268,6 +272,11 @@ public final class StreamProcessor implements AutoCloseable {
         return settings.registryEvents();
     }
 
+    /** This processor's metrics, to bind to a registry (Kafka Streams' own among them); closed with the processor. */
+    public StreamProcessorMetrics metrics() {
+        return settings.metrics();
+    }
+
     public boolean isRunning() {
         return streams.state() == KafkaStreams.State.RUNNING;
     }
@@ -294,5 +303,6 @@ public final class StreamProcessor implements AutoCloseable {
             LOG.warn("The stream processor did not stop within 30 s");
         }
         admin.close(Duration.ofSeconds(5));
+        settings.metrics().close();
     }
 }

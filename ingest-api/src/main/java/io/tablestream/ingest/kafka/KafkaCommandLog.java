@@ -200,6 +200,15 @@ public final class KafkaCommandLog implements CommandLog, AutoCloseable {
                 error);
     }
 
+    /**
+     * Binders of this log's Kafka client metrics (the producer's and the outcome consumer's) for
+     * Micrometer, as {@code kafka_producer_*} and {@code kafka_consumer_*}; close them before the log.
+     */
+    public java.util.List<io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics> clientMetrics() {
+        return java.util.List.of(new io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics(producer),
+                new io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics(outcomes.consumerForMetrics()));
+    }
+
     @Override
     public void close() {
         producer.close(Duration.ofSeconds(5));

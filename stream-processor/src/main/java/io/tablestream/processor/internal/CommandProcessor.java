@@ -67,7 +67,7 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
     @Override
     public void init(ProcessorContext<byte[], byte[]> context) {
         this.context = context;
-        this.outputs = new Outputs(context);
+        this.outputs = new Outputs(context, settings.metrics());
         this.taskState = new TaskState(context.getStateStore(StoreNames.TASK_META));
         this.rows = new EntityRows(context.getStateStore(StoreNames.ENTITIES), context.getStateStore(StoreNames.EXPIRY));
         this.tableNames = context.getStateStore(StoreNames.TABLE_NAMES);
