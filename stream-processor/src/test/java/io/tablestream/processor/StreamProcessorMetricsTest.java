@@ -50,7 +50,7 @@ class StreamProcessorMetricsTest {
         h.givenTable("Orders");
 
         h.send(io.tablestream.core.command.TableCommand.create(ProcessorHarness.header(),
-                io.tablestream.core.model.TableName.of("Orders"))); // 409, not dead-lettered
+                io.tablestream.core.model.TableName.of("Orders"), null)); // 409, not dead-lettered
         h.settings.metrics().deadLettered(io.tablestream.core.error.ErrorCode.INTERNAL_ERROR);
 
         assertThat(count(StreamProcessorMetrics.DEAD_LETTERS, "code", "InternalError")).isEqualTo(1);
