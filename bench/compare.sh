@@ -1,24 +1,29 @@
 #!/usr/bin/env bash
 # Tablestream side by side with the Azure emulator (Azurite), through the same workload driver
-# (the official Azure Tables SDK for Java). Needs only a JDK 17, Node 20 and npm.
+# (the official Azure Tables SDK for Java) and the same lean raw-HTTP client (LeanLoad: an account
+# SAS, many requests in flight, no SDK cost). Needs only a JDK 17, Node 20 and npm.
 #
 #   bench/compare.sh [sizes...]          default: 100000 1000000
 #
-# For each size: a fresh in-memory Azurite, the driver against it, Azurite stopped; then a fresh
-# Tablestream (new data directory), the driver against it, Tablestream stopped; then a table of
-# both. Results and logs go to bench/target/compare/<time>/. The driver exits non-zero on any wrong
+# For each size: a fresh in-memory Azurite, the driver and then the lean client against it, Azurite
+# stopped; then a fresh Tablestream (new data directory), the same, Tablestream stopped; then a
+# table of both. Results and logs go to bench/target/compare/<time>/. The driver exits non-zero on any wrong
 # answer; the script then reports FAILED for that run, carries on, and exits non-zero at the end.
 #
 # Environment (all optional):
 #   DURATION=20 WARMUP=5      seconds of measuring / unmeasured warm-up per workload
 #   WORKLOADS=all             or e.g. insert,read,full-scan (see the driver's --help)
 #   LOAD_THREADS=4            threads loading the table
+#   LEAN_WORKLOADS=insert,upsert,merge,batch,read   the lean client's workloads ('none' skips it)
+#   LEAN_CONCURRENCY=1,16     requests the lean client keeps in flight (each workload at each)
 #   TABLESTREAM_JAVA_OPTS     JVM options of the server (default -Xmx1g, as run-server.sh)
 #   DRIVER_JAVA_OPTS          JVM options of the driver (default -Xmx1g)
 #   AZURITE_NODE_OPTIONS      Node options of Azurite (default --max-old-space-size=8192: it keeps
 #                             every entity on its JS heap, and Node's default ceiling is too low
 #                             for a million)
 #   SKIP_BUILD=1              reuse the existing build
+#   BASELINE=DIR              also measure the Tablestream built in DIR (another checkout, built with
+#                             ./mvnw -pl server -am package -DskipTests), shown as a 'before' column
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -29,6 +34,8 @@ DURATION=${DURATION:-20}
 WARMUP=${WARMUP:-5}
 WORKLOADS=${WORKLOADS:-all}
 LOAD_THREADS=${LOAD_THREADS:-4}
+LEAN_WORKLOADS=${LEAN_WORKLOADS:-insert,upsert,merge,batch,read}
+LEAN_CONCURRENCY=${LEAN_CONCURRENCY:-1,16}
 TABLESTREAM_JAVA_OPTS=${TABLESTREAM_JAVA_OPTS:--Xmx1g}
 DRIVER_JAVA_OPTS=${DRIVER_JAVA_OPTS:--Xmx1g}
 AZURITE_NODE_OPTIONS=${AZURITE_NODE_OPTIONS:---max-old-space-size=8192}
@@ -95,13 +102,14 @@ start_azurite() {
   wait_for_port "$port" Azurite "$log"
 }
 
+# start_tablestream <port> <log> [<checkout>]: the server built in <checkout> (default: this one).
 start_tablestream() {
-  local port=$1 log=$2 data
+  local port=$1 log=$2 root=${3:-$ROOT} data
   data=$(mktemp -d "${TMPDIR:-/tmp}/tablestream-compare.XXXXXX")
   TEMP_DIRS+=("$data")
   # shellcheck disable=SC2086 # the JVM options are words
   (export TABLESTREAM_PORT=$port TABLESTREAM_DATA_DIR=$data
-   exec java $TABLESTREAM_JAVA_OPTS -cp "server/target/classes:$(cat server/target/classpath.txt)" \
+   exec java $TABLESTREAM_JAVA_OPTS -cp "$root/server/target/classes:$(cat "$root/server/target/classpath.txt")" \
        io.tablestream.server.Main) >"$log" 2>&1 &
   SERVER_PID=$!
   wait_for_port "$port" Tablestream "$log"
@@ -126,13 +134,35 @@ run_driver() {
   fi
 }
 
-# table <size>: the two targets' RESULT and MEMORY lines side by side.
+# run_lean <target> <size> <port>: the lean client against the server running now (a table of its own).
+run_lean() {
+  local target=$1 size=$2 port=$3 out=$RUN_DIR/$1-$2-lean.out status=0
+  [ "$LEAN_WORKLOADS" != none ] || return 0
+  echo "--- $target, lean client (load average $(cut -d' ' -f1-3 /proc/loadavg))"
+  # shellcheck disable=SC2086 # the JVM options are words
+  java $DRIVER_JAVA_OPTS -cp "bench/target/classes:$(cat bench/target/classpath.txt)" \
+      io.tablestream.bench.lean.LeanLoad --target "$target" --endpoint "http://127.0.0.1:$port/devstoreaccount1" \
+      --workloads "$LEAN_WORKLOADS" --concurrency "$LEAN_CONCURRENCY" --duration "$DURATION" --warmup "$WARMUP" \
+      > >(tee "$out") 2>&1 &
+  DRIVER_PID=$!
+  wait "$DRIVER_PID" || status=$?
+  DRIVER_PID=""
+  if [ "$status" -ne 0 ]; then
+    FAILURES+=("$target lean client (exit $status; see $out)")
+  fi
+}
+
+# table <size>: the targets' RESULT and MEMORY lines side by side.
 table() {
-  local size=$1
-  awk -v size="$size" '
-    FNR == 1 { target = (FILENAME ~ /\/azurite-[0-9]+\.out$/) ? "a" : "t" }
+  local size=$1 files=() t
+  for t in azurite baseline tablestream; do
+    for f in "$RUN_DIR/$t-$size.out" "$RUN_DIR/$t-$size-lean.out"; do [ -f "$f" ] && files+=("$f"); done
+  done
+  awk -v size="$size" -v before="${BASELINE:+1}" '
+    FNR == 1 { target = (FILENAME ~ /\/azurite-[0-9]+(-lean)?\.out$/) ? "a" \
+                      : (FILENAME ~ /\/baseline-[0-9]+(-lean)?\.out$/) ? "b" : "t" }
     $1 == "RESULT" {
-      w = $4
+      w = ($3 == "lean") ? "lean " $4 : $4
       if (!(w in seen)) { seen[w] = 1; order[++n] = w; unit[w] = $8 }
       rate[target, w] = $5; lat[target, w] = sprintf("%.1f/%.1f", $6, $7)
     }
@@ -145,20 +175,26 @@ table() {
     function ratio(x, y) { return (x > 0 && y > 0) ? sprintf("%8.2fx", y / x) : sprintf("%9s", "-") }
     END {
       printf "\n== %s entities ==  rate (p50/p99 ms); ratio = Tablestream / Azurite\n", size
-      printf "%-16s %-11s %10s  %-13s %10s  %-13s %9s\n", "workload", "unit", "Azurite", "", "Tablestream", "", "ratio"
+      printf "%-22s %-11s %10s  %-13s ", "workload", "unit", "Azurite", ""
+      if (before) printf "%10s  %-13s ", "before", ""
+      printf "%10s  %-13s %9s\n", "Tablestream", "", "ratio"
       for (i = 1; i <= n; i++) {
         w = order[i]
-        printf "%-16s %-11s %s %s %s\n", w, unit[w], cell("a", w), cell("t", w), ratio(rate["a", w], rate["t", w])
+        printf "%-22s %-11s %s ", w, unit[w], cell("a", w)
+        if (before) printf "%s ", cell("b", w)
+        printf "%s %s\n", cell("t", w), ratio(rate["a", w], rate["t", w])
       }
       split("after-load end", phases, " ")
       for (i = 1; i <= 2; i++) {
         p = phases[i]
-        printf "%-16s %-11s %10s  %-13s %10s  %-13s %s\n", "RSS " p, "MiB", \
-          ((("a", p) in mem) ? mem["a", p] : "-"), ((("a", p) in hwm) ? "(peak " hwm["a", p] ")" : ""), \
-          ((("t", p) in mem) ? mem["t", p] : "-"), ((("t", p) in hwm) ? "(peak " hwm["t", p] ")" : ""), \
-          ratio(mem["a", p], mem["t", p])
+        printf "%-22s %-11s %10s  %-13s ", "RSS " p, "MiB", \
+          ((("a", p) in mem) ? mem["a", p] : "-"), ((("a", p) in hwm) ? "(peak " hwm["a", p] ")" : "")
+        if (before) printf "%10s  %-13s ", ((("b", p) in mem) ? mem["b", p] : "-"), \
+          ((("b", p) in hwm) ? "(peak " hwm["b", p] ")" : "")
+        printf "%10s  %-13s %s\n", ((("t", p) in mem) ? mem["t", p] : "-"), \
+          ((("t", p) in hwm) ? "(peak " hwm["t", p] ")" : ""), ratio(mem["a", p], mem["t", p])
       }
-    }' "$RUN_DIR/azurite-$size.out" "$RUN_DIR/tablestream-$size.out"
+    }' "${files[@]}"
 }
 
 if [ "${SKIP_BUILD:-}" != 1 ]; then
@@ -184,11 +220,21 @@ for size in "${SIZES[@]}"; do
   port=$(free_port)
   start_azurite "$port" "$RUN_DIR/azurite-$size.log"
   run_driver azurite "$size" "$port"
+  run_lean azurite "$size" "$port"
   stop_server
+
+  if [ -n "${BASELINE:-}" ]; then
+    port=$(free_port)
+    start_tablestream "$port" "$RUN_DIR/baseline-$size.log" "$BASELINE"
+    run_driver baseline "$size" "$port"
+    run_lean baseline "$size" "$port"
+    stop_server
+  fi
 
   port=$(free_port)
   start_tablestream "$port" "$RUN_DIR/tablestream-$size.log"
   run_driver tablestream "$size" "$port"
+  run_lean tablestream "$size" "$port"
   stop_server
 
   table "$size" | tee -a "$RUN_DIR/summary.txt"

@@ -13,9 +13,11 @@ import io.tablestream.core.model.EdmValue;
 import io.tablestream.core.model.TableName;
 import io.tablestream.ingest.kafka.KafkaCommandLog;
 import io.tablestream.kafka.embedded.EmbeddedKafkaBroker;
+import io.tablestream.processor.ApplyObserver;
 import io.tablestream.processor.StreamProcessor;
 import io.tablestream.processor.StreamProcessorConfig;
 import io.tablestream.processor.Topics;
+import io.tablestream.processor.WriteAnswers;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -28,6 +30,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Drives commands through the stream processor on the embedded broker, exactly-once on, through
@@ -40,6 +43,8 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class ProcessorBenchmark {
     private static final String ACCOUNT = "bench";
+    /** When the processor decided each command (handed over at decision), for the latency breakdown. */
+    private static final Map<String, Long> DECIDED = new java.util.concurrent.ConcurrentHashMap<>();
 
     private ProcessorBenchmark() {
     }
@@ -50,18 +55,31 @@ public final class ProcessorBenchmark {
         int inFlight = args.length > 2 ? Integer.parseInt(args[2]) : 64;
         int commitMs = args.length > 3 ? Integer.parseInt(args[3]) : 10;
         Path dir = Files.createTempDirectory("tablestream-bench");
-        System.out.printf("machine: %d cores, Java %s; exactly_once_v2, commit.interval.ms=%d, 8 partitions%n",
-                Runtime.getRuntime().availableProcessors(), System.getProperty("java.version"), commitMs);
+        boolean atDecision = !"commit".equals(System.getProperty("bench.answers", "decision"));
+        System.out.printf("machine: %d cores, Java %s; exactly_once_v2, commit.interval.ms=%d, %d partitions, %d stream threads, answers %s%n",
+                Runtime.getRuntime().availableProcessors(), System.getProperty("java.version"), commitMs,
+                Integer.getInteger("bench.partitions", 8), Integer.getInteger("bench.threads", 2),
+                atDecision ? "at decision (handed over in-process)" : "after commit");
         try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.builder(dir.resolve("kafka")).start()) {
             StreamProcessorConfig config = StreamProcessorConfig.singleNode(broker.bootstrapServers(), "bench",
                     dir.resolve("state"));
             config = new StreamProcessorConfig(config.bootstrapServers(), config.topicPrefix(), Integer.getInteger("bench.partitions", 8), (short) 1,
                     config.stateDir(), config.instanceId(), null, Integer.getInteger("bench.threads", 2), 0, Duration.ofMillis(commitMs), overrides(),
                     config.clock());
-            try (StreamProcessor processor = StreamProcessor.start(config, Duration.ofSeconds(120));
+            AtomicReference<KafkaCommandLog> localLog = new AtomicReference<>();
+            WriteAnswers answers = atDecision ? WriteAnswers.atDecision(outcome -> {
+                DECIDED.put(outcome.commandId(), System.nanoTime());
+                KafkaCommandLog l = localLog.get();
+                if (l != null) {
+                    l.handOff(outcome);
+                }
+            }) : WriteAnswers.AFTER_COMMIT;
+            try (StreamProcessor processor = StreamProcessor.start(config, Duration.ofSeconds(120), ApplyObserver.NONE,
+                    answers);
                  KafkaCommandLog log = KafkaCommandLog.open(broker.bootstrapServers(),
                          processor.topics().commands().name(), processor.topics().outcomes().name(),
-                         "bench-" + UUID.randomUUID(), Topics.MAX_COMMAND_BYTES, Map.of())) {
+                         "bench-" + UUID.randomUUID(), Topics.MAX_COMMAND_BYTES, producerOverrides(), atDecision, null)) {
+                localLog.set(log);
                 long tableId = await(log, TableCommand.create(header(log), TableName.of("Telemetry"), null))
                         .table().tableId();
                 warmUp(log, tableId);
@@ -70,6 +88,17 @@ public final class ProcessorBenchmark {
                 asyncBatchThroughput(log, processor, tableId, batches);
             }
         }
+    }
+
+    /** Command-log client settings given as {@code -Dbench.client.<name>=<value>}, for experiments. */
+    private static Map<String, Object> producerOverrides() {
+        Map<String, Object> o = new java.util.HashMap<>();
+        System.getProperties().forEach((k, v) -> {
+            if (k.toString().startsWith("bench.client.")) {
+                o.put(k.toString().substring("bench.client.".length()), v.toString());
+            }
+        });
+        return o;
     }
 
     /** Kafka Streams settings given as {@code -Dbench.streams.<name>=<value>}, for experiments. */
@@ -114,17 +143,38 @@ public final class ProcessorBenchmark {
 
     private static void loneCommands(KafkaCommandLog log, long tableId, int n) throws Exception {
         Percentiles latency = new Percentiles();
+        Percentiles toDecision = new Percentiles();
         long start = System.nanoTime();
         for (int i = 0; i < n; i++) {
             EntityCommand c = EntityCommand.single(header(log), tableId, TableName.of("Telemetry"), "lone-" + (i % 64),
                     EntityOperation.of(EntityOperation.Type.INSERT, "r" + i, null, reading(i)));
             long t0 = System.nanoTime();
             await(log, c);
-            latency.add(System.nanoTime() - t0);
+            long t1 = System.nanoTime();
+            latency.add(t1 - t0);
+            Long decided = DECIDED.remove(c.id());
+            if (decided != null) {
+                toDecision.add(decided - t0);
+            }
         }
         double seconds = (System.nanoTime() - start) / 1e9;
         System.out.printf("lone command round trip: %d sequential commands, p50 %.2f ms, p99 %.2f ms, max %.2f ms (%.0f commands/s)%n",
                 n, latency.millis(50), latency.millis(99), latency.millis(100), n / seconds);
+        if (toDecision.count() > 0) {
+            System.out.printf("  of which append -> decided: p50 %.2f ms, p99 %.2f ms%n", toDecision.millis(50),
+                    toDecision.millis(99));
+        }
+        Percentiles acks = new Percentiles();
+        for (int i = 0; i < Math.min(n, 500); i++) {
+            EntityCommand c = EntityCommand.single(new CommandHeader(UUID.randomUUID().toString(), ACCOUNT,
+                    System.currentTimeMillis(), null, "bench"), tableId, TableName.of("Telemetry"), "ack-" + (i % 64),
+                    EntityOperation.of(EntityOperation.Type.INSERT_OR_REPLACE, "r" + i, null, reading(i)));
+            long t0 = System.nanoTime();
+            log.append(c).get(30, TimeUnit.SECONDS);
+            acks.add(System.nanoTime() - t0);
+        }
+        System.out.printf("  append alone (producer send -> acks=all): p50 %.2f ms, p99 %.2f ms%n", acks.millis(50),
+                acks.millis(99));
     }
 
     /**

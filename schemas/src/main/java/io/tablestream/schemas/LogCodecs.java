@@ -1,6 +1,7 @@
 package io.tablestream.schemas;
 
 import io.tablestream.core.command.AccountCommand;
+import io.tablestream.core.command.PartitionMarker;
 import io.tablestream.core.command.ChangeEvent;
 import io.tablestream.core.command.Command;
 import io.tablestream.core.command.CommandHeader;
@@ -8,6 +9,7 @@ import io.tablestream.core.command.EntityChange;
 import io.tablestream.core.command.EntityCommand;
 import io.tablestream.core.command.EntityOperation;
 import io.tablestream.core.command.Outcome;
+import io.tablestream.core.command.TableAnnouncement;
 import io.tablestream.core.command.TableCommand;
 import io.tablestream.core.error.ErrorCode;
 import io.tablestream.core.model.AccountRecord;
@@ -40,9 +42,10 @@ public final class LogCodecs {
     /** Records of {@code <prefix>.commands}. */
     public static final LogCodec<Command> COMMAND = AvroLogCodec.of(
             io.tablestream.schemas.avro.Command.getClassSchema(), LogCodecs::commandToAvro, LogCodecs::commandFromAvro);
-    /** Records of {@code <prefix>.outcomes}. */
-    public static final LogCodec<Outcome> OUTCOME = AvroLogCodec.of(
+    private static final AvroLogCodec<io.tablestream.schemas.avro.Outcome, Outcome> OUTCOMES = AvroLogCodec.of(
             io.tablestream.schemas.avro.Outcome.getClassSchema(), LogCodecs::outcomeToAvro, LogCodecs::outcomeFromAvro);
+    /** Records of {@code <prefix>.outcomes}. */
+    public static final LogCodec<Outcome> OUTCOME = OUTCOMES;
     /** Records of {@code <prefix>.changes}: written directly, read by Avro (see ChangeEventCodec). */
     public static final LogCodec<ChangeEvent> CHANGE_EVENT = new ChangeEventCodec(AvroLogCodec.of(
             EntityChanged.getClassSchema(), LogCodecs::changeToAvro, LogCodecs::changeFromAvro));
@@ -89,6 +92,31 @@ public final class LogCodecs {
         }
     }
 
+    /**
+     * The command id of an outcome record, read without decoding the rest (its first field), so a
+     * reader can skip the outcomes nobody waits for cheaply; empty when the record is not an outcome
+     * or is cut short.
+     */
+    public static java.util.Optional<String> outcomeCommandId(byte[] bytes) {
+        if (!OUTCOMES.reads(bytes)) {
+            return java.util.Optional.empty();
+        }
+        int i = 10; // after the single-object header
+        long raw = 0;
+        for (int shift = 0; i < bytes.length && shift < 35; shift += 7) {
+            byte b = bytes[i++];
+            raw |= (long) (b & 0x7F) << shift;
+            if ((b & 0x80) == 0) {
+                long length = (raw >>> 1) ^ -(raw & 1); // zigzag
+                if (length < 0 || i + length > bytes.length) {
+                    return java.util.Optional.empty();
+                }
+                return java.util.Optional.of(new String(bytes, i, (int) length, java.nio.charset.StandardCharsets.UTF_8));
+            }
+        }
+        return java.util.Optional.empty();
+    }
+
     // --- commands ---
 
     private static io.tablestream.schemas.avro.Command headerOnlyIsReadOnly(CommandHeader header) {
@@ -103,6 +131,12 @@ public final class LogCodecs {
                     t.defaultTtlSeconds(), SettingsMapping.policiesToAvro(t.accessPolicies()));
         } else if (command instanceof AccountCommand a) {
             operation = SettingsMapping.updateToAvro(a.serviceProperties());
+        } else if (command instanceof TableAnnouncement a) {
+            TableRecord t = a.table();
+            operation = new io.tablestream.schemas.avro.TableAnnouncement(t.tableId(), t.name().value(), !t.isActive(),
+                    t.createdAt().epochTicks(), PropertyMapping.ticksOrNull(t.deletedAt()), t.defaultTtlSeconds());
+        } else if (command instanceof PartitionMarker m) {
+            operation = new io.tablestream.schemas.avro.PartitionMarker(m.partition());
         } else {
             EntityCommand e = (EntityCommand) command;
             List<io.tablestream.schemas.avro.EntityOperation> ops = new ArrayList<>(e.operations().size());
@@ -126,6 +160,15 @@ public final class LogCodecs {
         }
         if (operation instanceof SetServiceProperties p) {
             return AccountCommand.setServiceProperties(h, SettingsMapping.updateFromAvro(p));
+        }
+        if (operation instanceof io.tablestream.schemas.avro.TableAnnouncement t) {
+            return new TableAnnouncement(h, new TableRecord(h.account(), TableName.of(t.getTableName()), t.getTableId(),
+                    t.getDeleted() ? TableRecord.State.DELETED : TableRecord.State.ACTIVE,
+                    EdmDateTime.ofEpochTicks(t.getCreatedAtTicks()), PropertyMapping.dateTimeOrNull(t.getDeletedAtTicks()),
+                    t.getDefaultTtlSeconds(), List.of()));
+        }
+        if (operation instanceof io.tablestream.schemas.avro.PartitionMarker m) {
+            return new PartitionMarker(h, m.getPartition());
         }
         EntityOperations e = (EntityOperations) operation;
         List<EntityOperation> ops = new ArrayList<>(e.getOperations().size());

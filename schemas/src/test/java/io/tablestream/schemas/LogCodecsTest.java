@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tablestream.core.command.AccountCommand;
+import io.tablestream.core.command.PartitionMarker;
 import io.tablestream.core.command.ChangeEvent;
 import io.tablestream.core.command.Command;
 import io.tablestream.core.command.CommandHeader;
@@ -11,6 +12,7 @@ import io.tablestream.core.command.EntityChange;
 import io.tablestream.core.command.EntityCommand;
 import io.tablestream.core.command.EntityOperation;
 import io.tablestream.core.command.Outcome;
+import io.tablestream.core.command.TableAnnouncement;
 import io.tablestream.core.command.TableCommand;
 import io.tablestream.core.error.ErrorCode;
 import io.tablestream.core.model.AccessPolicy;
@@ -100,6 +102,21 @@ class LogCodecsTest {
     }
 
     @Test
+    void processorNoticesRoundTrip() {
+        TableRecord created = TableRecord.active(HEADER.account(), TableName.of("Orders"), 12L,
+                EdmDateTime.ofEpochTicks(1L), 60);
+        Command announced = TableAnnouncement.of(HEADER, created);
+        Command dropped = TableAnnouncement.of(HEADER, created.deleted(EdmDateTime.ofEpochTicks(2L)));
+        Command marker = PartitionMarker.of("incarnation-1", 5, 3L);
+
+        for (Command c : List.of(announced, dropped, marker)) {
+            assertThat(LogCodecs.COMMAND.decode(LogCodecs.COMMAND.encode(c))).isEqualTo(c);
+            assertThat(c.isWrite()).isFalse();
+        }
+        assertThat(announced.header().replyTo()).isNull();
+    }
+
+    @Test
     void outcomeRoundTrips() {
         Outcome ok = new Outcome("c-1", "instance-a", null,
                 List.of(new Outcome.OperationResult(EdmDateTime.ofEpochTicks(17_000_000_000_000_000L)),
@@ -111,7 +128,15 @@ class LogCodecsTest {
 
         for (Outcome o : List.of(ok, failed, table)) {
             assertThat(LogCodecs.OUTCOME.decode(LogCodecs.OUTCOME.encode(o))).isEqualTo(o);
+            assertThat(LogCodecs.outcomeCommandId(LogCodecs.OUTCOME.encode(o))).contains(o.commandId());
         }
+        String longId = "x".repeat(300) + "\u00e9";
+        assertThat(LogCodecs.outcomeCommandId(LogCodecs.OUTCOME.encode(new Outcome(longId, null, null, List.of(), null,
+                0, 0L)))).contains(longId);
+        byte[] cut = java.util.Arrays.copyOf(LogCodecs.OUTCOME.encode(ok), 12);
+        assertThat(LogCodecs.outcomeCommandId(cut)).isEmpty();
+        assertThat(LogCodecs.outcomeCommandId(LogCodecs.COMMAND.encode(TableCommand.create(HEADER,
+                TableName.of("Orders"), null)))).isEmpty();
     }
 
     @Test

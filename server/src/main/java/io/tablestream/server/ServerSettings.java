@@ -33,7 +33,11 @@ public final class ServerSettings {
     public static final Setting<Integer> STANDBY_REPLICAS = Setting.integer("standby-replicas", 0,
             "Warm copies of each store kept on other instances, for fast fail-over.");
     public static final Setting<Integer> COMMIT_INTERVAL_MS = Setting.integer("commit-interval-ms", 100,
-            "Longest a task goes without committing; a write someone waits for is committed right away.");
+            "Longest a task goes without committing (the change feed's latency). Table changes are committed right"
+                    + " away; so is every awaited write when answer-at-decision is off.");
+    public static final Setting<Boolean> ANSWER_AT_DECISION = Setting.flag("answer-at-decision", true,
+            "Answer a sync write as soon as its outcome is decided (decisions are deterministic, so a replay after a"
+                    + " crash decides the same), committing in groups; false waits for each write's commit (slower).");
     public static final Setting<String> INSTANCE_ID = Setting.text("instance-id", "node-1",
             "Stable name of this instance: its static membership in the processor's consumer group when it keeps no"
                     + " standby replicas (with standbys, membership is dynamic so they take over at once after a crash).");
@@ -96,7 +100,8 @@ public final class ServerSettings {
 
     public static final List<Setting<?>> ALL = List.of(HOST, PORT, DATA_DIR, KAFKA_BOOTSTRAP_SERVERS, KAFKA_PORT,
             KAFKA_CONTROLLER_PORT, KAFKA_STARTUP_TIMEOUT_MS, PROCESSOR_STARTUP_TIMEOUT_MS, TOPIC_PREFIX,
-            PARTITIONS, REPLICATION_FACTOR, STREAM_THREADS, STANDBY_REPLICAS, COMMIT_INTERVAL_MS, INSTANCE_ID,
+            PARTITIONS, REPLICATION_FACTOR, STREAM_THREADS, STANDBY_REPLICAS, COMMIT_INTERVAL_MS, ANSWER_AT_DECISION,
+            INSTANCE_ID,
             ADVERTISED_ADDRESS, ACCOUNTS, EMULATOR_ACCOUNT, ANONYMOUS_ACCESS, WRITE_TIMEOUT_MS, SESSION_TIMEOUT_MS,
             QUERY_ROW_BUDGET, MAX_REQUEST_BYTES, GROUP_SESSION_TIMEOUT_MS, GROUP_HEARTBEAT_INTERVAL_MS,
             TRANSACTION_TIMEOUT_MS, STANDBY_MAX_LAG, FORWARD_TIMEOUT_MS,

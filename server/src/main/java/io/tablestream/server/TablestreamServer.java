@@ -4,9 +4,11 @@ import io.javalin.Javalin;
 import io.tablestream.ingest.http.WriteHandlers;
 import io.tablestream.ingest.kafka.KafkaCommandLog;
 import io.tablestream.kafka.embedded.EmbeddedKafkaBroker;
+import io.tablestream.processor.ApplyObserver;
 import io.tablestream.processor.StreamProcessor;
 import io.tablestream.processor.StreamProcessorConfig;
 import io.tablestream.processor.Topics;
+import io.tablestream.processor.WriteAnswers;
 import io.tablestream.protocol.auth.AccountKeys;
 import io.tablestream.protocol.auth.AuthenticationSettings;
 import io.tablestream.protocol.auth.Authentication;
@@ -34,11 +36,7 @@ import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.streams.StreamsConfig;
@@ -58,7 +56,7 @@ public final class TablestreamServer implements AutoCloseable {
     private final Javalin http;
     private final StreamProcessor processor;
 
-    private TablestreamServer(ServerConfig config, Deque<AutoCloseable> started) {
+    private TablestreamServer(ServerConfig config, ApplyObserver observer, Deque<AutoCloseable> started) {
         this.started = started;
         Clock clock = Clock.systemUTC();
         Path dataDir = Path.of(config.get(ServerSettings.DATA_DIR)).toAbsolutePath();
@@ -84,25 +82,32 @@ public final class TablestreamServer implements AutoCloseable {
                 config.get(ServerSettings.INSTANCE_ID), advertised.isBlank() ? null : advertised,
                 config.get(ServerSettings.STREAM_THREADS), config.get(ServerSettings.STANDBY_REPLICAS),
                 Duration.ofMillis(config.get(ServerSettings.COMMIT_INTERVAL_MS)), kafkaStreamsOverrides(config), clock);
+        // Outcomes decided here are handed to this instance's command log (opened once the topics exist).
+        boolean answerAtDecision = config.get(ServerSettings.ANSWER_AT_DECISION);
+        AtomicReference<KafkaCommandLog> localLog = new AtomicReference<>();
+        WriteAnswers answers = answerAtDecision ? WriteAnswers.atDecision(outcome -> {
+            KafkaCommandLog log = localLog.get();
+            if (log != null) {
+                log.handOff(outcome);
+            }
+        }) : WriteAnswers.AFTER_COMMIT;
         this.processor = StreamProcessor.start(processorConfig,
-                Duration.ofMillis(config.get(ServerSettings.PROCESSOR_STARTUP_TIMEOUT_MS)));
+                Duration.ofMillis(config.get(ServerSettings.PROCESSOR_STARTUP_TIMEOUT_MS)), observer, answers);
         started.push(processor);
         // operations (metrics, health, console): the registry, each module binding what it counts
         ServerMetrics metrics = new ServerMetrics();
         started.push(metrics);
         metrics.bind(processor.metrics());
 
+        ResponderPool responders = new ResponderPool(16);
+        started.push(responders);
+
         KafkaCommandLog commandLog = KafkaCommandLog.open(bootstrap, processor.topics().commands().name(),
                 processor.topics().outcomes().name(),
                 config.get(ServerSettings.INSTANCE_ID) + "-" + UUID.randomUUID(), Topics.MAX_COMMAND_BYTES,
-                new LinkedHashMap<>(config.passThrough(ServerSettings.KAFKA_PREFIX)));
+                new LinkedHashMap<>(config.passThrough(ServerSettings.KAFKA_PREFIX)), answerAtDecision, responders);
+        localLog.set(commandLog);
         started.push(commandLog);
-
-        ExecutorService responders = Executors.newFixedThreadPool(16, daemonThreads("responder"));
-        started.push(() -> {
-            responders.shutdown();
-            responders.awaitTermination(5, TimeUnit.SECONDS);
-        });
 
         Duration sessionTimeout = Duration.ofMillis(config.get(ServerSettings.SESSION_TIMEOUT_MS));
         KafkaCommandLogEnds logEnds = KafkaCommandLogEnds.open(bootstrap, processor.topics().commands().name(),
@@ -164,9 +169,14 @@ public final class TablestreamServer implements AutoCloseable {
 
     /** Starts an instance; on failure, stops whatever had started and rethrows. */
     public static TablestreamServer start(ServerConfig config) {
+        return start(config, ApplyObserver.NONE);
+    }
+
+    /** As {@link #start(ServerConfig)}, telling {@code observer} of every applied change (metrics, fault injection). */
+    public static TablestreamServer start(ServerConfig config, ApplyObserver observer) {
         Deque<AutoCloseable> started = new ArrayDeque<>();
         try {
-            return new TablestreamServer(config, started);
+            return new TablestreamServer(config, observer, started);
         } catch (RuntimeException | Error e) {
             close(started);
             throw e;
@@ -223,15 +233,6 @@ public final class TablestreamServer implements AutoCloseable {
             }
         }
         return keys.build();
-    }
-
-    private static ThreadFactory daemonThreads(String name) {
-        AtomicInteger n = new AtomicInteger();
-        return r -> {
-            Thread t = new Thread(r, name + "-" + n.incrementAndGet());
-            t.setDaemon(true);
-            return t;
-        };
     }
 
     /** Stops everything this instance started, last started first; calling it again does nothing. */

@@ -14,13 +14,15 @@ import java.util.Objects;
  * @param expiryBatch at most this many expired entities per task and round
  * @param sweepInterval how often a task sweeps rows of deleted tables
  * @param sweepBatch at most this many rows per task and round
- * @param clock wall-clock time, for Timestamps and expiry
+ * @param clock wall-clock time, for the timestamps of records that are not decisions (catch-up markers);
+ *     a decision never reads it (its time is the command's, see {@code TaskState})
  * @param observer told of each applied entity change
+ * @param answers when writes are answered, and where decided outcomes are handed over
  * @param metrics counts what the tasks do (outcomes, changes, dead letters)
  */
 public record ProcessorSettings(Topics topics, int commandPartitions, Duration expiryInterval, int expiryBatch,
                                 Duration sweepInterval, int sweepBatch, Clock clock, AppliedOffsets appliedOffsets,
-                                RegistryEvents registryEvents, ApplyObserver observer,
+                                RegistryEvents registryEvents, ApplyObserver observer, WriteAnswers answers,
                                 StreamProcessorMetrics metrics) {
     public ProcessorSettings {
         Objects.requireNonNull(topics, "topics");
@@ -30,6 +32,7 @@ public record ProcessorSettings(Topics topics, int commandPartitions, Duration e
         Objects.requireNonNull(appliedOffsets, "appliedOffsets");
         Objects.requireNonNull(registryEvents, "registryEvents");
         Objects.requireNonNull(observer, "observer");
+        Objects.requireNonNull(answers, "answers");
         Objects.requireNonNull(metrics, "metrics");
         if (commandPartitions < 1 || expiryBatch < 1 || sweepBatch < 1) {
             throw new IllegalArgumentException("partitions and batch sizes must be positive");
@@ -40,6 +43,6 @@ public record ProcessorSettings(Topics topics, int commandPartitions, Duration e
     public static ProcessorSettings defaults(Topics topics, int commandPartitions, Clock clock) {
         return new ProcessorSettings(topics, commandPartitions, Duration.ofSeconds(1), 1000, Duration.ofSeconds(5),
                 5000, clock, new AppliedOffsets(), new RegistryEvents(), ApplyObserver.NONE,
-                new StreamProcessorMetrics(commandPartitions));
+                WriteAnswers.atDecision(WriteAnswers.Handoff.NONE), new StreamProcessorMetrics(commandPartitions));
     }
 }

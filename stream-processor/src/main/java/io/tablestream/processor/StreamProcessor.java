@@ -56,7 +56,7 @@ public final class StreamProcessor implements AutoCloseable {
     private final Admin admin;
     private final ScheduledExecutorService repairs;
 
-    private StreamProcessor(StreamProcessorConfig config, ApplyObserver observer) {
+    private StreamProcessor(StreamProcessorConfig config, ApplyObserver observer, WriteAnswers answers) {
         this.config = config;
         this.topics = Topics.withPrefix(config.topicPrefix());
         this.admin = Admin.create(adminSettings(config));
@@ -74,11 +74,11 @@ public final class StreamProcessor implements AutoCloseable {
         });
         this.settings = new ProcessorSettings(topics, commandPartitions, Duration.ofSeconds(1), 1000,
                 Duration.ofSeconds(5), 5000, config.clock(), new AppliedOffsets(), new RegistryEvents(), observer,
-                new StreamProcessorMetrics(commandPartitions));
+                answers, new StreamProcessorMetrics(commandPartitions));
         this.streams = new KafkaStreams(TablestreamTopology.build(settings), streamsProperties(config),
                 new CommitNotifyingClientSupplier());
         this.streams.setUncaughtExceptionHandler(this::onThreadFailure);
-        this.entities = new StreamsEntityStore(streams, config.clock());
+        this.entities = new StreamsEntityStore(streams, config.clock(), settings.appliedOffsets());
         this.replicas = new StreamsLocalReplicas(streams, LAG_REFRESH);
         this.registry = new StreamsTableRegistry(streams, settings.registryEvents());
         settings.metrics().attach(streams, topics.commands().name(),
@@ -92,7 +92,16 @@ public final class StreamProcessor implements AutoCloseable {
 
     /** As {@link #start(StreamProcessorConfig, Duration)}, telling {@code observer} of every applied change. */
     public static StreamProcessor start(StreamProcessorConfig config, Duration timeout, ApplyObserver observer) {
-        StreamProcessor processor = new StreamProcessor(config, observer);
+        return start(config, timeout, observer, WriteAnswers.atDecision(WriteAnswers.Handoff.NONE));
+    }
+
+    /**
+     * As {@link #start(StreamProcessorConfig, Duration, ApplyObserver)}, answering writes as
+     * {@code answers} says (by default at decision, with no waiter in this process).
+     */
+    public static StreamProcessor start(StreamProcessorConfig config, Duration timeout, ApplyObserver observer,
+                                        WriteAnswers answers) {
+        StreamProcessor processor = new StreamProcessor(config, observer, answers);
         try {
             processor.startAndAwaitRunning(timeout);
         } catch (RuntimeException e) {
@@ -165,15 +174,35 @@ public final class StreamProcessor implements AutoCloseable {
             }
         });
         streams.start();
+        long deadline = System.nanoTime() + timeout.toNanos();
         try {
             if (!running.await(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
                 throw new IllegalStateException("The stream processor did not reach RUNNING within " + timeout
                         + " (state " + streams.state() + ")");
             }
+            awaitReadable(deadline);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("Interrupted while starting the stream processor", e);
         }
+    }
+
+    /**
+     * Waits (startup only, bounded) until every local task has replayed what its partition held
+     * when it started, so the first reads after a start are not refused while the tasks catch up.
+     */
+    private void awaitReadable(long deadlineNanos) throws InterruptedException {
+        while (System.nanoTime() < deadlineNanos) {
+            boolean all = true;
+            for (int partition : replicas.active()) {
+                all &= settings.appliedOffsets().readable(partition);
+            }
+            if (all) {
+                return;
+            }
+            Thread.sleep(10);
+        }
+        LOG.warn("Some tasks are still catching up after start; their reads answer ServerBusy until they have");
     }
 
     /** {@code processing.exception.handler.global.enabled} (a deprecated name: 5.0 drops it and enables it). */

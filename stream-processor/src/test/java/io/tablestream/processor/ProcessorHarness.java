@@ -15,6 +15,7 @@ import io.tablestream.core.model.EdmValue;
 import io.tablestream.core.model.EntityKey;
 import io.tablestream.core.model.StoredEntity;
 import io.tablestream.core.model.TableName;
+import io.tablestream.core.model.TableRecord;
 import io.tablestream.core.model.RegistryRecord;
 import io.tablestream.core.model.ServicePropertiesUpdate;
 import io.tablestream.processor.internal.RegistryView;
@@ -55,6 +56,9 @@ final class ProcessorHarness implements AutoCloseable {
     final TestOutputTopic<String, ChangeEvent> changes;
     final TestOutputTopic<String, RegistryRecord> tables;
     final TestOutputTopic<byte[], byte[]> deadLetters;
+    final TestInputTopic<String, byte[]> registryInput;
+    /** Outcomes the tasks handed over at decision, in order. */
+    final List<Outcome> handedOff = new ArrayList<>();
     private final List<Outcome> seenOutcomes = new ArrayList<>();
     private final List<ChangeEvent> seenChanges = new ArrayList<>();
 
@@ -65,7 +69,7 @@ final class ProcessorHarness implements AutoCloseable {
     ProcessorHarness(int commandPartitions) {
         settings = new ProcessorSettings(topics, commandPartitions, Duration.ofSeconds(1), 1000, Duration.ofSeconds(5),
                 2, clock, new io.tablestream.processor.store.AppliedOffsets(),
-                new io.tablestream.processor.store.RegistryEvents(), ApplyObserver.NONE,
+                new io.tablestream.processor.store.RegistryEvents(), ApplyObserver.NONE, WriteAnswers.atDecision(handedOff::add),
                 new StreamProcessorMetrics(commandPartitions));
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "processor-test");
@@ -84,23 +88,28 @@ final class ProcessorHarness implements AutoCloseable {
                 topics.changes().valueSerde().deserializer());
         tables = driver.createOutputTopic(topics.tables().name(), topics.tables().keySerde().deserializer(),
                 topics.tables().valueSerde().deserializer());
+        registryInput = driver.createInputTopic(topics.tables().name(), new StringSerializer(), new ByteArraySerializer());
         deadLetters = driver.createOutputTopic(topics.deadLetters().name(), new ByteArrayDeserializer(),
                 new ByteArrayDeserializer());
     }
 
+    /**
+     * A header whose acceptance time is unknown (the far future): the command's time is then its
+     * record's timestamp, which the harness sets from its clock.
+     */
     static CommandHeader header() {
-        return new CommandHeader(UUID.randomUUID().toString(), ACCOUNT, 0L, "me", "tester");
+        return new CommandHeader(UUID.randomUUID().toString(), ACCOUNT, Long.MAX_VALUE, "me", "tester");
     }
 
-    /** Sends a command under its proper key; returns its outcome. */
+    /** Sends a command under its proper key, at the harness clock's time; returns its outcome. */
     Outcome send(Command command) {
-        commands.pipeInput(CommandKey.of(command).value(), LogCodecs.COMMAND.encode(command));
+        commands.pipeInput(CommandKey.of(command).value(), LogCodecs.COMMAND.encode(command), clock.instant());
         return outcomeOf(command.id()).orElseThrow(() -> new AssertionError("no outcome for " + command));
     }
 
     /** Sends raw bytes under a key; returns nothing (there may be no outcome). */
     void sendRaw(String key, byte[] value) {
-        commands.pipeInput(key, value);
+        commands.pipeInput(key, value, clock.instant());
     }
 
     Optional<Outcome> outcomeOf(String commandId) {
@@ -149,6 +158,17 @@ final class ProcessorHarness implements AutoCloseable {
 
     Outcome insert(long tableId, String table, String pk, String rk, Map<String, EdmValue> props) {
         return write(tableId, table, pk, EntityOperation.of(EntityOperation.Type.INSERT, rk, null, props));
+    }
+
+    /** The table as the task's partition knows it from announcements. */
+    Optional<TableRecord> partitionTable(long tableId) {
+        KeyValueStore<String, byte[]> store = driver.getKeyValueStore(StoreNames.PARTITION_TABLES);
+        return Optional.ofNullable(store.get("id/" + tableId)).map(LogCodecs.TABLE_RECORD::decode);
+    }
+
+    /** Puts a table record straight on the registry topic, as if registered long ago. */
+    void register(TableRecord table) {
+        registryInput.pipeInput("id/" + table.tableId(), LogCodecs.TABLE_RECORD.encode(table), clock.instant());
     }
 
     Optional<StoredEntity> stored(long tableId, String pk, String rk) {

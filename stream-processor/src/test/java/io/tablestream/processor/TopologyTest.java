@@ -98,8 +98,8 @@ class TopologyTest {
         Outcome o = h.insert(t, "Orders", "p1", "r1", Map.of());
 
         assertThat(o.partition()).isZero();
-        assertThat(o.offset()).isEqualTo(1L);
-        assertThat(h.settings.appliedOffsets().applied(0)).isEqualTo(1L);
+        assertThat(o.offset()).isEqualTo(2L); // after the create (0) and its announcement (1)
+        assertThat(h.settings.appliedOffsets().applied(0)).isEqualTo(2L);
     }
 
     @Test
@@ -345,5 +345,76 @@ class TopologyTest {
                     assertThat(o.failure().message()).contains("belongs on partition"));
             assertThat(eight.deadLetters()).hasSize(1);
         }
+    }
+
+    @Test
+    void aStartingTaskServesReadsOnlyOnceItReachesTheMarkerItWroteAtTheEndOfItsPartition() {
+        long t = h.givenTable("Orders");
+        h.insert(t, "Orders", "p", "r", Map.of());
+        assertThat(h.settings.appliedOffsets().readable(0)).isFalse();
+
+        h.driver.advanceWallClockTime(Duration.ofMillis(5)); // the task writes its marker; it comes back in order
+
+        assertThat(h.settings.appliedOffsets().readable(0)).isTrue();
+        assertThat(h.outcomeOf("none")).isEmpty();
+        assertThat(h.changes()).hasSize(1); // a marker changes nothing
+    }
+
+    @Test
+    void aTableIsKnownToTheTaskFromItsAnnouncementOnwards() {
+        long t = h.givenTable("Orders");
+
+        Outcome before = h.insert(t, "Orders", "p", "a", Map.of());
+        h.send(TableCommand.delete(header(), TableName.of("Orders")));
+        Outcome after = h.insert(t, "Orders", "p", "b", Map.of());
+
+        assertThat(before.succeeded()).isTrue();
+        assertThat(after.failure().code()).isEqualTo(ErrorCode.TABLE_NOT_FOUND);
+        assertThat(h.partitionTable(t)).hasValueSatisfying(r -> assertThat(r.isActive()).isFalse());
+    }
+
+    @Test
+    void aTableRegisteredBeforeAnnouncementsExistedIsLiveUntilItsDeletionIsAnnounced() {
+        TableRecord old = TableRecord.active("acct", TableName.of("Legacy"), 12345L,
+                io.tablestream.core.model.EdmDateTime.of(h.clock.instant()), null);
+        h.register(old);
+        h.register(old.deleted(io.tablestream.core.model.EdmDateTime.of(h.clock.instant()))); // the view already moved on
+
+        Outcome write = h.insert(old.tableId(), "Legacy", "p", "a", Map.of());
+        Outcome otherAccount = h.send(EntityCommand.single(new io.tablestream.core.command.CommandHeader("x-1", "other",
+                Long.MAX_VALUE, "me", null), old.tableId(), TableName.of("Legacy"), "p",
+                EntityOperation.of(Type.INSERT, "b", null, Map.of())));
+        Outcome unknown = h.insert(999L, "Nothing", "p", "a", Map.of());
+
+        assertThat(write.succeeded()).as("the registered id counts, not the view's later state").isTrue();
+        assertThat(otherAccount.failure().code()).isEqualTo(ErrorCode.TABLE_NOT_FOUND);
+        assertThat(unknown.failure().code()).isEqualTo(ErrorCode.TABLE_NOT_FOUND);
+    }
+
+    @Test
+    void timestampsComeFromTheCommandsAndThePartitionClockNeverTheWallClock() {
+        long t = h.givenTable("Orders");
+        java.time.Instant accepted = java.time.Instant.parse("2030-01-01T00:00:00Z");
+        h.clock.advance(Duration.ofDays(3650)); // the record's timestamp (and wall clock) is far later than the header
+
+        Outcome first = h.send(EntityCommand.single(new io.tablestream.core.command.CommandHeader("c-1", "acct",
+                accepted.toEpochMilli(), "me", null), t, TableName.of("Orders"), "p",
+                EntityOperation.of(Type.INSERT, "a", null, Map.of())));
+        Outcome second = h.send(EntityCommand.single(new io.tablestream.core.command.CommandHeader("c-2", "acct",
+                accepted.toEpochMilli(), "me", null), t, TableName.of("Orders"), "p",
+                EntityOperation.of(Type.INSERT, "b", null, Map.of())));
+
+        assertThat(first.results().get(0).timestamp().toInstant()).isEqualTo(accepted);
+        assertThat(second.results().get(0).timestamp().epochTicks())
+                .isEqualTo(first.results().get(0).timestamp().epochTicks() + 1);
+    }
+
+    @Test
+    void everyOutcomeSomeoneWaitsForIsHandedOverAsDecided() {
+        long t = h.givenTable("Orders");
+        Outcome ok = h.insert(t, "Orders", "p", "a", Map.of());
+        Outcome conflict = h.insert(t, "Orders", "p", "a", Map.of());
+
+        assertThat(h.handedOff).contains(ok, conflict);
     }
 }

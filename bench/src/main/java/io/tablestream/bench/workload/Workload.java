@@ -21,7 +21,8 @@ enum Workload {
     PARTITION_SCAN("partition-scan", "ops/s", "one partition filtered on an Int32 property"),
     FULL_SCAN("full-scan", "entities/s", "whole table, paged; latency per page"),
     MERGE("merge", "ops/s", "single merges, sequential"),
-    REPLACE("replace", "ops/s", "single replaces, sequential");
+    REPLACE("replace", "ops/s", "single replaces, sequential"),
+    MIXED_200T("mixed-200t", "ops/s", "200 threads, each half point reads, half single writes (insert, upsert, merge)");
 
     private final String label;
     private final String unit;

@@ -113,6 +113,7 @@ public final class WorkloadDriver {
                 case FULL_SCAN -> fullScans();
                 case MERGE -> updates(Workload.MERGE, 0);
                 case REPLACE -> updates(Workload.REPLACE, 1);
+                case MIXED_200T -> mixed(Workload.MIXED_200T, 200);
             });
         }
         sampleMemory("end");
@@ -464,6 +465,73 @@ public final class WorkloadDriver {
                 throw new WrongAnswer(workload.label() + ": (" + pk + ", " + rk + ") last answered ETag " + etags[t]
                         + " but reads back with " + e.getETag());
             }
+        }
+        return result;
+    }
+
+    /**
+     * Many clients at once, each mixing point reads of loaded entities (half) with single writes
+     * into partitions of their own: inserts of new entities, upserts (insert-or-replace) and merges
+     * (insert-or-merge) of a set of 10,000. Besides the workload's own line, reports the reads'
+     * and the writes' latencies apart ({@code <label>-reads}, {@code <label>-writes}).
+     */
+    private WorkloadResult mixed(Workload workload, int threads) throws Exception {
+        Percentiles reads = new Percentiles();
+        Percentiles writes = new Percentiles();
+        long measureFrom = System.nanoTime() + options.bounds().warmUp().toNanos();
+        AtomicLong inserts = new AtomicLong();
+        Set<String> updated = new java.util.HashSet<>(); // loaded entities the merge and replace workloads changed
+        for (int kind = 0; kind < 2; kind++) {
+            for (String[] t : updateTargets(kind)) {
+                updated.add(t[0] + "/" + t[1]);
+            }
+        }
+        WorkloadResult result = TimedRun.run(workload.label(), workload.unit(), threads, options.bounds(),
+                new AtomicLong(), k -> {
+                    SplittableRandom random = random(workload, k);
+                    double r = random.nextDouble();
+                    long t0 = System.nanoTime();
+                    TimedRun.Done done;
+                    if (r < 0.5) {
+                        int p = random.nextInt(layout.partitions());
+                        String pk = layout.loadedPartition(p);
+                        String rk = KeyLayout.rowKey(random.nextLong(layout.rowsIn(p)));
+                        Response<TableEntity> response = table.getEntityWithResponse(pk, rk, null, TIMEOUT, null);
+                        done = new TimedRun.Done(1, () -> {
+                            expectStatus(workload.label(), response, 200);
+                            if (!updated.contains(pk + "/" + rk)) {
+                                SyntheticEntities.check(workload.label(), response.getValue(), pk, rk,
+                                        SyntheticEntities.properties(pk, rk));
+                            }
+                        });
+                    } else {
+                        Response<Void> response;
+                        if (r < 0.7) {
+                            long n = inserts.getAndIncrement();
+                            String pk = KeyLayout.partitionKey("mixed", n % layout.partitions());
+                            response = table.createEntityWithResponse(SyntheticEntities.entity(pk,
+                                    KeyLayout.rowKey(n / layout.partitions())), TIMEOUT, null);
+                        } else {
+                            int n = random.nextInt(10_000);
+                            String pk = KeyLayout.partitionKey("mixedu", n % layout.partitions());
+                            response = table.upsertEntityWithResponse(SyntheticEntities.entity(pk, KeyLayout.rowKey(n)),
+                                    r < 0.85 ? TableEntityUpdateMode.REPLACE : TableEntityUpdateMode.MERGE, TIMEOUT, null);
+                        }
+                        done = new TimedRun.Done(1, () -> {
+                            expectStatus(workload.label(), response, 204);
+                            etagHeader(workload.label(), response);
+                        });
+                    }
+                    long t1 = System.nanoTime();
+                    if (t0 >= measureFrom) {
+                        (r < 0.5 ? reads : writes).add(t1 - t0);
+                    }
+                    return done;
+                });
+        for (String kind : List.of("reads", "writes")) {
+            Percentiles p = kind.equals("reads") ? reads : writes;
+            report(new WorkloadResult(workload.label() + "-" + kind, workload.unit(), p.count() / result.seconds(),
+                    p.millis(50), p.millis(99), p.count(), p.count(), result.seconds()));
         }
         return result;
     }

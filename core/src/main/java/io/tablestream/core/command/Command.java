@@ -1,11 +1,14 @@
 package io.tablestream.core.command;
 
 /**
- * A write, as it travels through the command log: a table operation (create, delete, set ACL), a
- * list of entity operations on one PartitionKey (one operation, or a whole change set applied all
- * or none), or a change to an account's settings (service properties).
+ * A record of the command log. A write: a table operation (create, delete, set ACL), a list of
+ * entity operations on one PartitionKey (one operation, or a whole change set applied all or none),
+ * or a change to an account's settings (service properties). Or a notice the processor writes into
+ * its own log ({@link TableAnnouncement}, {@link PartitionMarker}), which no client sends and which
+ * gets no outcome.
  */
-public sealed interface Command permits TableCommand, EntityCommand, AccountCommand {
+public sealed interface Command permits TableCommand, EntityCommand, AccountCommand, TableAnnouncement,
+        PartitionMarker {
     CommandHeader header();
 
     default String id() {
@@ -14,5 +17,10 @@ public sealed interface Command permits TableCommand, EntityCommand, AccountComm
 
     default String account() {
         return header().account();
+    }
+
+    /** Whether a client sent it (as opposed to a notice the processor wrote to itself). */
+    default boolean isWrite() {
+        return !(this instanceof TableAnnouncement || this instanceof PartitionMarker);
     }
 }

@@ -14,6 +14,9 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -36,6 +39,13 @@ import org.slf4j.LoggerFactory;
  * The command log on Kafka: an idempotent producer (acks=all) putting every command, keyed by its
  * {@link CommandKey}, on the partition {@link LogPartitioner} names — the one whose task owns the
  * key; and an {@link OutcomeListener} on this instance's reply partition.
+ *
+ * <p>When writes are answered at decision (the default), an outcome reaches its waiter by the
+ * first of two ways: handed over in-process by the processor task that decided it
+ * ({@link #handOff}, when that task runs in this process — the single-node case), or read from the
+ * outcomes topic without waiting for the task's transaction to commit ({@code read_uncommitted}).
+ * Either is safe because a task decides the same outcome again if its transaction is replayed.
+ * When writes are answered after commit, outcomes are read committed only.
  */
 public final class KafkaCommandLog implements CommandLog, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(KafkaCommandLog.class);
@@ -46,13 +56,30 @@ public final class KafkaCommandLog implements CommandLog, AutoCloseable {
     private final String instanceId;
     private final KafkaProducer<String, byte[]> producer;
     private final OutcomeListener outcomes;
+    /** Where waiting requests are completed: never on a stream thread nor the outcome listener's. */
+    private final Executor completions;
+    /** The completions executor when this log made its own, to stop with it. */
+    private final ExecutorService ownCompletions;
 
-    private KafkaCommandLog(String commandsTopic, String instanceId,
-                            KafkaProducer<String, byte[]> producer, OutcomeListener outcomes) {
+    private KafkaCommandLog(String commandsTopic, String instanceId, KafkaProducer<String, byte[]> producer,
+                            OutcomeListener outcomes, Executor completions, ExecutorService ownCompletions) {
         this.commandsTopic = commandsTopic;
         this.instanceId = instanceId;
         this.producer = producer;
         this.outcomes = outcomes;
+        this.completions = completions;
+        this.ownCompletions = ownCompletions;
+    }
+
+    /**
+     * Connects to the log, for writes answered at decision.
+     *
+     * @param maxCommandBytes the largest command record the topic accepts
+     * @param overrides further producer/consumer settings (applied to both)
+     */
+    public static KafkaCommandLog open(String bootstrapServers, String commandsTopic, String outcomesTopic,
+                                       String instanceId, int maxCommandBytes, Map<String, Object> overrides) {
+        return open(bootstrapServers, commandsTopic, outcomesTopic, instanceId, maxCommandBytes, overrides, true, null);
     }
 
     /**
@@ -60,15 +87,22 @@ public final class KafkaCommandLog implements CommandLog, AutoCloseable {
      *
      * @param maxCommandBytes the largest command record the topic accepts
      * @param overrides further producer/consumer settings (applied to both)
+     * @param answersAtDecision whether the processor answers writes at decision (outcomes are then
+     *     read uncommitted) or after commit (read committed); the processor must say the same
+     * @param completions where the futures of waiting requests are completed (the threads that write
+     *     answers); null for a thread of the log's own
      */
     public static KafkaCommandLog open(String bootstrapServers, String commandsTopic, String outcomesTopic,
-                                       String instanceId, int maxCommandBytes, Map<String, Object> overrides) {
+                                       String instanceId, int maxCommandBytes, Map<String, Object> overrides,
+                                       boolean answersAtDecision, Executor completions) {
         Objects.requireNonNull(instanceId, "instanceId");
         Map<String, Object> p = new HashMap<>();
         p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         p.put(ProducerConfig.ACKS_CONFIG, "all");
         p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
-        p.put(ProducerConfig.LINGER_MS_CONFIG, 1);
+        // No linger: a lone write goes out at once; under load, records still gather while the
+        // previous requests are in flight.
+        p.put(ProducerConfig.LINGER_MS_CONFIG, 0);
         p.put(ProducerConfig.BATCH_SIZE_CONFIG, 256 * 1024);
         p.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "none");
         p.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, maxCommandBytes);
@@ -81,7 +115,7 @@ public final class KafkaCommandLog implements CommandLog, AutoCloseable {
 
         Map<String, Object> c = new HashMap<>();
         c.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-        c.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        c.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, answersAtDecision ? "read_uncommitted" : "read_committed");
         c.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         c.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 100);
         c.put(ConsumerConfig.CLIENT_ID_CONFIG, "tablestream-outcomes-" + instanceId);
@@ -89,8 +123,14 @@ public final class KafkaCommandLog implements CommandLog, AutoCloseable {
         KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(c, new StringDeserializer(), new ByteArrayDeserializer());
         int outcomePartitions = consumer.partitionsFor(outcomesTopic).size();
         TopicPartition reply = new TopicPartition(outcomesTopic, LogPartitioner.partitionOf(instanceId, outcomePartitions));
+        ExecutorService own = completions != null ? null : Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "outcome-completions");
+            t.setDaemon(true);
+            return t;
+        });
+        Executor executor = completions != null ? completions : own;
         return new KafkaCommandLog(commandsTopic, instanceId, producer,
-                new OutcomeListener(consumer, reply, instanceId));
+                new OutcomeListener(consumer, reply, instanceId, executor), executor, own);
     }
 
     @Override
@@ -155,6 +195,17 @@ public final class KafkaCommandLog implements CommandLog, AutoCloseable {
     }
 
     /**
+     * An outcome a processor task in this process just decided, handed over on its stream thread:
+     * completes the request of this instance waiting for it, if any, on another thread (never
+     * blocks the caller).
+     */
+    public void handOff(Outcome outcome) {
+        if (instanceId.equals(outcome.replyTo()) && outcomes.awaits(outcome.commandId())) {
+            completions.execute(() -> outcomes.complete(outcome));
+        }
+    }
+
+    /**
      * The 503 of a sync write whose outcome did not arrive in time, saying exactly what is known:
      * the log has it (it may still be applied), the log has not confirmed it yet (it may still be
      * appended, then applied), or the log did not take it (not applied).
@@ -213,5 +264,8 @@ public final class KafkaCommandLog implements CommandLog, AutoCloseable {
     public void close() {
         producer.close(Duration.ofSeconds(5));
         outcomes.close();
+        if (ownCompletions != null) {
+            ownCompletions.shutdown();
+        }
     }
 }

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
@@ -17,7 +18,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Reads the outcomes meant for this instance — its reply partition, where every outcome keyed by
- * its instance id lands — and completes the waiting request by command id. One thread, one
+ * its instance id lands — and completes the waiting request by command id (as do outcomes handed
+ * over in-process, {@link #complete}). One thread, one
  * consumer, no poll loop per request. Starts at the end of the partition: outcomes of commands a
  * former incarnation sent are nobody's business now.
  */
@@ -28,11 +30,14 @@ final class OutcomeListener implements AutoCloseable {
     private final String instanceId;
     private final Map<String, CompletableFuture<Outcome>> pending = new ConcurrentHashMap<>();
     private final Thread thread;
+    private final Executor completions;
     private volatile boolean running = true;
 
-    OutcomeListener(KafkaConsumer<String, byte[]> consumer, TopicPartition replyPartition, String instanceId) {
+    OutcomeListener(KafkaConsumer<String, byte[]> consumer, TopicPartition replyPartition, String instanceId,
+                    Executor completions) {
         this.consumer = consumer;
         this.instanceId = instanceId;
+        this.completions = completions;
         consumer.assign(List.of(replyPartition));
         consumer.seekToEnd(List.of(replyPartition));
         consumer.position(replyPartition); // resolve now, so no outcome of a command sent from here on is missed
@@ -53,6 +58,23 @@ final class OutcomeListener implements AutoCloseable {
         return pending.size();
     }
 
+    /** Whether a request waits for {@code commandId}. */
+    boolean awaits(String commandId) {
+        return pending.containsKey(commandId);
+    }
+
+    /**
+     * Completes the request waiting for this outcome, if any. An outcome may arrive twice (handed
+     * over in-process and read from the topic; or decided again on a replay, identical): the
+     * first completes the request, the second finds nobody waiting.
+     */
+    void complete(Outcome outcome) {
+        CompletableFuture<Outcome> waiter = pending.get(outcome.commandId());
+        if (waiter != null) {
+            waiter.complete(outcome);
+        }
+    }
+
     /** The consumer, for its metrics only (they may be read from any thread; nothing else may be called). */
     KafkaConsumer<String, byte[]> consumerForMetrics() {
         return consumer;
@@ -62,8 +84,11 @@ final class OutcomeListener implements AutoCloseable {
         try {
             while (running) {
                 for (ConsumerRecord<String, byte[]> record : consumer.poll(Duration.ofMillis(500))) {
-                    if (!instanceId.equals(record.key())) {
-                        continue; // another instance's outcome on the same partition
+                    if (!instanceId.equals(record.key()) || pending.isEmpty()) {
+                        continue; // another instance's outcome on the same partition, or nobody waits
+                    }
+                    if (LogCodecs.outcomeCommandId(record.value()).filter(id -> !pending.containsKey(id)).isPresent()) {
+                        continue; // nobody waits for it (any more: most were handed over in-process)
                     }
                     Outcome outcome;
                     try {
@@ -73,9 +98,8 @@ final class OutcomeListener implements AutoCloseable {
                                 record.offset(), e);
                         continue;
                     }
-                    CompletableFuture<Outcome> waiter = pending.get(outcome.commandId());
-                    if (waiter != null) {
-                        waiter.complete(outcome);
+                    if (pending.containsKey(outcome.commandId())) {
+                        completions.execute(() -> complete(outcome));
                     }
                 }
             }

@@ -13,10 +13,23 @@ final class AccountKey {
 
     private final String label;
     private final SecretKeySpec key;
+    /** A MAC initialised with this key, per thread: looking the algorithm up costs more than the MAC. */
+    private final ThreadLocal<Mac> macs;
 
     AccountKey(String label, byte[] decoded) {
         this.label = label;
         this.key = new SecretKeySpec(decoded, HMAC_SHA256);
+        this.macs = ThreadLocal.withInitial(this::newMac);
+    }
+
+    private Mac newMac() {
+        try {
+            Mac mac = Mac.getInstance(HMAC_SHA256);
+            mac.init(key);
+            return mac;
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("HmacSHA256 is not available", e);
+        }
     }
 
     String label() {
@@ -25,13 +38,8 @@ final class AccountKey {
 
     /** Base64 of HMAC-SHA256 over the UTF-8 bytes of {@code stringToSign}: the storage signature. */
     String sign(String stringToSign) {
-        try {
-            Mac mac = Mac.getInstance(HMAC_SHA256);
-            mac.init(key);
-            return Base64.getEncoder().encodeToString(mac.doFinal(stringToSign.getBytes(StandardCharsets.UTF_8)));
-        } catch (GeneralSecurityException e) {
-            throw new IllegalStateException("HmacSHA256 is not available", e);
-        }
+        Mac mac = macs.get(); // doFinal leaves it reset for the next signature
+        return Base64.getEncoder().encodeToString(mac.doFinal(stringToSign.getBytes(StandardCharsets.UTF_8)));
     }
 
     /**

@@ -244,7 +244,7 @@ public final class ServerProcess implements AutoCloseable {
     /** What to start. */
     public static final class Builder {
         private final Path dataDir;
-        private final String mainClass;
+        private String mainClass;
         private final List<String> arguments;
         private final Pattern ready;
         private final Map<String, String> environment = new LinkedHashMap<>();
@@ -270,6 +270,15 @@ public final class ServerProcess implements AutoCloseable {
         /** Adds a JVM option, e.g. {@code -Xmx1g} (replacing a default of the same kind is the caller's care). */
         public Builder jvmOption(String option) {
             jvmOptions.add(option);
+            return this;
+        }
+
+        /**
+         * Runs {@code main} instead of {@link Main}: a test's own entry point that starts the server
+         * differently (e.g. with a fault injected). It must print the same "serving" line.
+         */
+        public Builder mainClass(Class<?> main) {
+            this.mainClass = main.getName();
             return this;
         }
 

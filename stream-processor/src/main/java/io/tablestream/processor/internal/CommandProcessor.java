@@ -9,6 +9,8 @@ import io.tablestream.core.command.CommandKey;
 import io.tablestream.core.command.EntityChange;
 import io.tablestream.core.command.EntityCommand;
 import io.tablestream.core.command.Outcome;
+import io.tablestream.core.command.PartitionMarker;
+import io.tablestream.core.command.TableAnnouncement;
 import io.tablestream.core.command.TableCommand;
 import io.tablestream.core.error.ErrorCode;
 import io.tablestream.core.error.TableServiceException;
@@ -19,6 +21,7 @@ import io.tablestream.core.model.StoredEntity;
 import io.tablestream.core.model.TableRecord;
 import io.tablestream.core.rules.CommandRules;
 import io.tablestream.processor.ProcessorSettings;
+import io.tablestream.processor.WriteAnswers;
 import io.tablestream.processor.decide.AccountDecider;
 import io.tablestream.processor.decide.EntityDecider;
 import io.tablestream.processor.decide.EntityDecision;
@@ -28,10 +31,13 @@ import io.tablestream.processor.store.StoreNames;
 import io.tablestream.schemas.LogCodecs;
 import io.tablestream.schemas.LogFormatException;
 import io.tablestream.schemas.LogPartitioner;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.UUID;
+import org.apache.kafka.streams.processor.Cancellable;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
@@ -47,6 +53,14 @@ import org.slf4j.LoggerFactory;
  * one outcome — all inside the task's exactly-once transaction. A record that cannot be decoded or
  * is invalid is answered with an error outcome (when its header is readable) and dead-lettered;
  * it never stops the partition.
+ *
+ * <p>Every decision is a pure function of the partition's log: the task's stores (built from it),
+ * the command, and the partition's clock ({@link TaskState}), whose time comes from the commands
+ * and the task's own markers — never the wall clock, never the registry's global view (tables are
+ * known from announcements in the partition, {@link PartitionTables}), never the timing of a
+ * punctuator (expiry judges at the partition's clock, the sweep only removes tables the partition
+ * has seen deleted). A replay after a crash therefore decides every command exactly as before,
+ * which is what lets a write be answered as soon as it is decided ({@link WriteAnswers}).
  */
 final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]> {
     private static final Logger LOG = LoggerFactory.getLogger(CommandProcessor.class);
@@ -59,6 +73,13 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
     private KeyValueStore<String, byte[]> tableNames;
     private KeyValueStore<String, byte[]> accounts;
     private RegistryView registry;
+    private PartitionTables tables;
+    private int ownPartition;
+    /** This incarnation of the task: its partition markers carry it. */
+    private String incarnation;
+    private Cancellable startMarker;
+    /** A marker this incarnation wrote to move an idle partition's clock is not yet back. */
+    private boolean tickPending;
 
     CommandProcessor(ProcessorSettings settings) {
         this.settings = settings;
@@ -73,10 +94,37 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
         this.tableNames = context.getStateStore(StoreNames.TABLE_NAMES);
         this.accounts = context.getStateStore(StoreNames.ACCOUNTS);
         this.registry = new RegistryView(context.getStateStore(StoreNames.REGISTRY));
-        settings.appliedOffsets().advance(context.taskId().partition(), taskState.appliedOffset());
+        this.tables = new PartitionTables(context.getStateStore(StoreNames.PARTITION_TABLES), registry);
+        this.ownPartition = context.taskId().partition();
+        this.incarnation = UUID.randomUUID().toString();
+        this.tickPending = false;
+        // The store holds what the last commit held; answered writes after it come back with the replay.
+        settings.appliedOffsets().restored(ownPartition, taskState.appliedOffset());
+        this.startMarker = context.schedule(Duration.ofMillis(1), PunctuationType.WALL_CLOCK_TIME, this::markStart);
         context.schedule(settings.expiryInterval(), PunctuationType.WALL_CLOCK_TIME, this::expire);
         context.schedule(settings.sweepInterval(), PunctuationType.WALL_CLOCK_TIME,
-                new DeletedTableSweep(registry, rows, settings.sweepBatch())::sweep);
+                new DeletedTableSweep(tables, rows, settings.sweepBatch())::sweep);
+    }
+
+    /** Writes this incarnation's marker at the end of the partition: reads are served once it is reached. */
+    private void markStart(long wallClockMillis) {
+        startMarker.cancel();
+        mark();
+    }
+
+    /**
+     * Writes a marker of this incarnation, at the wall clock's time, to the end of the partition,
+     * and commits soon so that it comes back without waiting out the commit interval.
+     */
+    private void mark() {
+        long now = settings.clock().millis();
+        outputs.marker(PartitionMarker.of(incarnation, ownPartition, now), now);
+        context.commit();
+    }
+
+    @Override
+    public void close() {
+        settings.appliedOffsets().released(ownPartition);
     }
 
     @Override
@@ -92,7 +140,24 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
             reject(record, header, ErrorCode.INVALID_INPUT, "The command cannot be read: " + e.getMessage(), null,
                     partition, offset);
             done(partition, offset);
-            commitSoonFor(header);
+            commitSoonFor(null, header);
+            return;
+        }
+        if (command instanceof PartitionMarker marker) {
+            taskState.advanceClockTo(TaskState.commandTime(marker.header().acceptedAtMillis(), record.timestamp()));
+            done(partition, offset);
+            if (marker.incarnation().equals(incarnation)) {
+                settings.appliedOffsets().caughtUp(partition);
+                if (tickPending) {
+                    tickPending = false;
+                    expireAtClock(record.timestamp());
+                }
+            }
+            return;
+        }
+        if (command instanceof TableAnnouncement announcement) {
+            tables.learn(announcement.table());
+            done(partition, offset);
             return;
         }
         int expected = partitionFor(CommandKey.of(command));
@@ -108,7 +173,7 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
             handle(record, (AccountCommand) command, partition, offset);
         }
         done(partition, offset);
-        commitSoonFor(command.header());
+        commitSoonFor(command, command.header());
     }
 
     private void handle(Record<byte[], byte[]> record, EntityCommand command, int partition, long offset) {
@@ -119,22 +184,21 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
                     e.failedIndex().isPresent() ? e.failedIndex().getAsInt() : null, partition, offset);
             return;
         }
-        Optional<TableRecord> table = registry.byId(command.tableId())
-                .filter(t -> t.isActive() && t.account().equals(command.account()));
+        EdmDateTime timestamp = taskState.nextTimestamp(timeOf(command, record));
+        Optional<TableRecord> table = tables.live(command.tableId(), command.account());
         if (table.isEmpty()) {
-            outputs.outcome(failure(command.header(), ErrorCode.TABLE_NOT_FOUND, ErrorCode.TABLE_NOT_FOUND.defaultMessage(),
-                    null, partition, offset), record.timestamp());
+            answer(failure(command.header(), ErrorCode.TABLE_NOT_FOUND, ErrorCode.TABLE_NOT_FOUND.defaultMessage(),
+                    null, partition, offset), record);
             return;
         }
-        EdmDateTime now = EdmDateTime.of(settings.clock().instant());
-        EdmDateTime timestamp = taskState.nextTimestamp(now);
         EntityDecision decision;
         Map<String, StoredEntity> stored = new HashMap<>();
         try {
+            // Expiry is judged at the command's own Timestamp: the same on every replay.
             decision = EntityDecider.decide(command, rowKey -> {
                 StoredEntity s = rows.stored(EntityKey.of(command.tableId(), command.partitionKey(), rowKey));
                 stored.put(rowKey, s);
-                return s == null || s.isExpiredAt(now) ? null : s;
+                return s == null || s.isExpiredAt(timestamp) ? null : s;
             }, timestamp, table.get().defaultTtlSeconds());
         } catch (LogFormatException e) {
             // A stored row that cannot be read is a fault of this store, not of the command.
@@ -145,8 +209,8 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
             return;
         }
         if (!decision.succeeded()) {
-            outputs.outcome(new Outcome(command.id(), command.header().replyTo(), decision.failure(), List.of(), null,
-                    partition, offset), record.timestamp());
+            answer(new Outcome(command.id(), command.header().replyTo(), decision.failure(), List.of(), null,
+                    partition, offset), record);
             return;
         }
         for (EntityChange change : decision.changes()) {
@@ -155,8 +219,8 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
             outputs.change(new ChangeEvent(command.account(), command.tableName(), change, command.id(),
                     command.header().principal(), timestamp), record.timestamp());
         }
-        outputs.outcome(new Outcome(command.id(), command.header().replyTo(), null, decision.results(), null,
-                partition, offset), record.timestamp());
+        answer(new Outcome(command.id(), command.header().replyTo(), null, decision.results(), null,
+                partition, offset), record);
     }
 
     private void handle(Record<byte[], byte[]> record, TableCommand command, int partition, long offset) {
@@ -169,11 +233,11 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
         String nameKey = RegistryKey.byName(command.account(), command.tableName());
         byte[] activeBytes = tableNames.get(nameKey);
         TableRecord active = activeBytes == null ? null : LogCodecs.TABLE_RECORD.decode(activeBytes);
-        EdmDateTime now = EdmDateTime.of(settings.clock().instant());
+        EdmDateTime now = taskState.nextTimestamp(timeOf(command, record));
         TableDecision decision = TableDecider.decide(command, active, tableIdFor(partition, offset), now);
         if (!decision.succeeded()) {
-            outputs.outcome(new Outcome(command.id(), command.header().replyTo(), decision.failure(), List.of(), null,
-                    partition, offset), record.timestamp());
+            answer(new Outcome(command.id(), command.header().replyTo(), decision.failure(), List.of(), null,
+                    partition, offset), record);
             return;
         }
         TableRecord changed = decision.record();
@@ -183,8 +247,12 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
             tableNames.delete(nameKey);
         }
         outputs.table(changed, record.timestamp());
-        outputs.outcome(new Outcome(command.id(), command.header().replyTo(), null, List.of(),
-                new Outcome.TableInfo(changed.tableId(), changed.name().value()), partition, offset), record.timestamp());
+        if (command.operation() != TableCommand.Operation.SET_ACL) {
+            // Every partition learns of the creation or deletion at one point of its own log.
+            outputs.announce(TableAnnouncement.of(command.header(), changed), record.timestamp());
+        }
+        answer(new Outcome(command.id(), command.header().replyTo(), null, List.of(),
+                new Outcome.TableInfo(changed.tableId(), changed.name().value()), partition, offset), record);
     }
 
     /**
@@ -198,23 +266,37 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
         AccountRecord changed = AccountDecider.decide(command, current);
         accounts.put(key, LogCodecs.ACCOUNT_RECORD.encode(changed));
         outputs.account(changed, record.timestamp());
-        outputs.outcome(new Outcome(command.id(), command.header().replyTo(), null, List.of(), null, partition, offset),
-                record.timestamp());
+        answer(new Outcome(command.id(), command.header().replyTo(), null, List.of(), null, partition, offset), record);
     }
 
-    /** Deletes this task's expired entities, through the change feed. */
+    /**
+     * Deletes this task's expired entities, through the change feed: those expired at the
+     * partition's clock. Every command still to come has a later Timestamp and finds them expired
+     * anyway, so when this runs changes no decision. When the wall clock says more are due than
+     * the partition's clock (a partition no command moved lately), a marker moves the clock, at a
+     * point of the log.
+     */
     private void expire(long wallClockMillis) {
-        EdmDateTime now = EdmDateTime.of(settings.clock().instant());
-        for (EntityKey key : rows.expiredAt(now, settings.expiryBatch())) {
-            var table = registry.byId(key.tableId());
+        if (expireAtClock(wallClockMillis) == 0 && !tickPending
+                && !rows.expiredAt(EdmDateTime.of(settings.clock().instant()), 1).isEmpty()) {
+            tickPending = true;
+            mark();
+        }
+    }
+
+    /** Deletes up to a batch of the entities expired at the partition's clock; returns how many. */
+    private int expireAtClock(long recordTimestamp) {
+        EdmDateTime clock = taskState.clock();
+        List<EntityKey> due = clock == null ? List.of() : rows.expiredAt(clock, settings.expiryBatch());
+        for (EntityKey key : due) {
             EntityChange change = new EntityChange(EntityChange.Type.EXPIRED, key.tableId(), key.partitionKey(),
                     key.rowKey(), null);
             rows.apply(change);
-            if (table.isPresent() && table.get().isActive()) {
-                outputs.change(new ChangeEvent(table.get().account(), table.get().name(), change, null, null, now),
-                        wallClockMillis);
-            }
+            tables.byId(key.tableId()).filter(TableRecord::isActive).ifPresent(table ->
+                    outputs.change(new ChangeEvent(table.account(), table.name(), change, null, null, clock),
+                            recordTimestamp));
         }
+        return due.size();
     }
 
     private void reject(Record<byte[], byte[]> record, CommandHeader header, ErrorCode code, String message,
@@ -222,8 +304,25 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
         LOG.warn("Rejected command at partition {} offset {} ({}): {}", partition, offset, code.code(), message);
         outputs.deadLetter(record.key(), record.value(), code, message, partition, offset, record.timestamp());
         if (header != null) {
-            outputs.outcome(failure(header, code, message, operationIndex, partition, offset), record.timestamp());
+            answer(failure(header, code, message, operationIndex, partition, offset), record);
         }
+    }
+
+    /**
+     * Emits a command's outcome; when answers go out at decision, also hands it to whoever in this
+     * process waits for it. The stores already hold the command's changes, so a read on this
+     * instance after the answer sees them.
+     */
+    private void answer(Outcome outcome, Record<byte[], byte[]> record) {
+        outputs.outcome(outcome, record.timestamp());
+        if (outcome.replyTo() != null && settings.answers().atDecision()) {
+            settings.answers().handoff().decided(outcome);
+        }
+    }
+
+    /** A command's own time (see {@link TaskState#commandTime}). */
+    private static EdmDateTime timeOf(Command command, Record<byte[], byte[]> record) {
+        return TaskState.commandTime(command.header().acceptedAtMillis(), record.timestamp());
     }
 
     private static Outcome failure(CommandHeader header, ErrorCode code, String message, Integer operationIndex,
@@ -238,12 +337,18 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
     }
 
     /**
-     * Someone waits for this command's outcome: ask Streams to commit right after this round of
-     * processing instead of at the end of the commit interval. Under load a round holds many
-     * commands, so this is a group commit; idle, it answers a lone write at once.
+     * Someone waits for this command's answer, and the answer needs the commit: ask Streams to
+     * commit right after this round of processing instead of at the end of the commit interval
+     * (under load a round holds many commands, so this is a group commit). Entity writes answered
+     * at decision need no commit; table and account changes do (their answer waits until this
+     * instance's registry view, read committed, shows them), and every awaited command when
+     * answers wait for commits.
      */
-    private void commitSoonFor(CommandHeader header) {
-        if (header != null && header.replyTo() != null) {
+    private void commitSoonFor(Command command, CommandHeader header) {
+        if (header == null || header.replyTo() == null) {
+            return;
+        }
+        if (!settings.answers().atDecision() || !(command instanceof EntityCommand)) {
             context.commit();
         }
     }

@@ -1,8 +1,10 @@
 package io.tablestream.processor.internal;
 
+import io.tablestream.core.command.PartitionMarker;
 import io.tablestream.core.command.ChangeEvent;
 import io.tablestream.core.command.CommandKey;
 import io.tablestream.core.command.Outcome;
+import io.tablestream.core.command.TableAnnouncement;
 import io.tablestream.core.error.ErrorCode;
 import io.tablestream.core.model.AccountRecord;
 import io.tablestream.core.model.TableRecord;
@@ -14,8 +16,9 @@ import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 
 /**
- * What a task writes besides its stores: outcomes, change events, registry records and dead
- * letters. All of it goes out in the task's transaction, with the store changes.
+ * What a task writes besides its stores: outcomes, change events, registry records, dead letters,
+ * and its notices to the command log (table announcements, partition markers). All of it goes out
+ * in the task's transaction, with the store changes.
  */
 final class Outputs {
     /** Dead-letter headers: why the record was rejected and where it came from. */
@@ -56,6 +59,18 @@ final class Outputs {
     void account(AccountRecord record, long timestamp) {
         context.forward(new Record<>(utf8(RegistryKey.forAccount(record.account())),
                 LogCodecs.ACCOUNT_RECORD.encode(record), timestamp), Sinks.TABLES);
+    }
+
+    /** Announces a table's creation or deletion to every partition of the command log. */
+    void announce(TableAnnouncement announcement, long timestamp) {
+        context.forward(new Record<>(utf8(CommandKey.of(announcement).value()), LogCodecs.COMMAND.encode(announcement),
+                timestamp), Sinks.ANNOUNCEMENTS);
+    }
+
+    /** Writes a partition marker to the end of its partition of the command log. */
+    void marker(PartitionMarker marker, long timestamp) {
+        context.forward(new Record<>(utf8(CommandKey.of(marker).value()), LogCodecs.COMMAND.encode(marker), timestamp),
+                Sinks.MARKERS);
     }
 
     void deadLetter(byte[] key, byte[] value, ErrorCode code, String message, int partition, long offset,

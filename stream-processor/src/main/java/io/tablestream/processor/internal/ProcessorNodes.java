@@ -4,7 +4,12 @@ import io.tablestream.processor.ProcessorSettings;
 import io.tablestream.processor.Topics;
 import io.tablestream.processor.internal.state.CommittedStoreSupplier;
 import io.tablestream.processor.store.StoreNames;
+import java.nio.charset.StandardCharsets;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -38,16 +43,30 @@ public final class ProcessorNodes {
         topology.addStateStore(strings(StoreNames.TASK_META), APPLY);
         topology.addStateStore(strings(StoreNames.TABLE_NAMES), APPLY);
         topology.addStateStore(strings(StoreNames.ACCOUNTS), APPLY);
+        topology.addStateStore(strings(StoreNames.PARTITION_TABLES), APPLY);
         topology.addSink(Sinks.OUTCOMES, topics.outcomes().name(), bytes, bytes, APPLY);
         topology.addSink(Sinks.CHANGES, topics.changes().name(), bytes, bytes, APPLY);
         topology.addSink(Sinks.TABLES, topics.tables().name(), bytes, bytes, APPLY);
         topology.addSink(Sinks.DEAD_LETTERS, topics.deadLetters().name(), bytes, bytes, APPLY);
+        // The task's notices to the command log, its own input: read back in order with the commands.
+        topology.addSink(Sinks.ANNOUNCEMENTS, topics.commands().name(), bytes, bytes, ProcessorNodes::everyPartition, APPLY);
+        topology.addSink(Sinks.MARKERS, topics.commands().name(), bytes, bytes, ProcessorNodes::partitionInKey, APPLY);
         topology.addGlobalStore(
                 Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(StoreNames.REGISTRY), Serdes.String(),
                         Serdes.ByteArray()).withLoggingDisabled(),
                 REGISTRY_SOURCE, new StringDeserializer(), new ByteArrayDeserializer(), topics.tables().name(),
                 REGISTRY_APPLY, () -> new RegistryProcessor(settings.registryEvents()));
         return topology;
+    }
+
+    /** A table announcement goes to every partition. */
+    private static Optional<Set<Integer>> everyPartition(String topic, byte[] key, byte[] value, int partitions) {
+        return Optional.of(IntStream.range(0, partitions).boxed().collect(Collectors.toSet()));
+    }
+
+    /** A catch-up marker goes to the partition its key names. */
+    private static Optional<Set<Integer>> partitionInKey(String topic, byte[] key, byte[] value, int partitions) {
+        return Optional.of(Set.of(Integer.parseInt(new String(key, StandardCharsets.UTF_8))));
     }
 
     /**

@@ -52,19 +52,6 @@ public final class RegistryView {
         return out;
     }
 
-    /** Ids of deleted tables (whose rows the sweeper removes). */
-    List<Long> deletedTableIds() {
-        List<Long> ids = new ArrayList<>();
-        try (KeyValueIterator<String, byte[]> it = store.range(RegistryKey.idStart(), RegistryKey.idEnd())) {
-            while (it.hasNext()) {
-                KeyValue<String, byte[]> kv = it.next();
-                decode(LogCodecs.TABLE_RECORD, kv.key, kv.value).filter(t -> !t.isActive())
-                        .ifPresent(t -> ids.add(t.tableId()));
-            }
-        }
-        return ids;
-    }
-
     /** The account's service properties; the defaults when it never set any. */
     public ServiceProperties serviceProperties(String account) {
         String key = RegistryKey.forAccount(account);

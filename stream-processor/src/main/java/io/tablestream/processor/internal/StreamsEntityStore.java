@@ -5,6 +5,9 @@ import io.tablestream.core.codec.KeyCodec;
 import io.tablestream.core.model.EdmDateTime;
 import io.tablestream.core.model.EntityKey;
 import io.tablestream.core.model.StoredEntity;
+import io.tablestream.core.error.ErrorCode;
+import io.tablestream.core.error.TableServiceException;
+import io.tablestream.processor.store.AppliedOffsets;
 import io.tablestream.processor.store.CloseableIterator;
 import io.tablestream.processor.store.EntityStore;
 import io.tablestream.processor.store.StoreNames;
@@ -20,20 +23,36 @@ import org.apache.kafka.streams.errors.InvalidStateStoreException;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 
-/** {@link EntityStore} over Kafka Streams' interactive queries. */
+/**
+ * {@link EntityStore} over Kafka Streams' interactive queries. An active store is read as its task
+ * left it: a write is visible as soon as the task applied it, before its transaction commits, just
+ * as its answer goes out. A store whose task restarted answers {@code ServerBusy} until the task
+ * has replayed what may have been answered before ({@link AppliedOffsets#readable}).
+ */
 public final class StreamsEntityStore implements EntityStore {
     private final KafkaStreams streams;
     private final Clock clock;
+    private final AppliedOffsets applied;
 
-    public StreamsEntityStore(KafkaStreams streams, Clock clock) {
+    public StreamsEntityStore(KafkaStreams streams, Clock clock, AppliedOffsets applied) {
         this.streams = streams;
         this.clock = clock;
+        this.applied = applied;
+    }
+
+    private ReadOnlyKeyValueStore<Bytes, byte[]> store(StoreReplica replica, int partition) {
+        ReadOnlyKeyValueStore<Bytes, byte[]> store = QueryableStores.keyValue(streams, StoreNames.ENTITIES, partition,
+                replica);
+        if (!applied.readable(partition)) {
+            throw TableServiceException.of(ErrorCode.SERVER_BUSY,
+                    "The data is being recovered after a restart; retry shortly.");
+        }
+        return store;
     }
 
     @Override
     public Optional<StoredEntity> get(StoreReplica replica, int partition, EntityKey key) {
-        ReadOnlyKeyValueStore<Bytes, byte[]> store = QueryableStores.keyValue(streams, StoreNames.ENTITIES, partition,
-                replica);
+        ReadOnlyKeyValueStore<Bytes, byte[]> store = store(replica, partition);
         byte[] value;
         try {
             value = store.get(Bytes.wrap(KeyCodec.encode(key)));
@@ -52,8 +71,7 @@ public final class StreamsEntityStore implements EntityStore {
         if (range.isEmpty()) {
             return new Cursor(null, range, EdmDateTime.of(clock.instant()));
         }
-        ReadOnlyKeyValueStore<Bytes, byte[]> store = QueryableStores.keyValue(streams, StoreNames.ENTITIES, partition,
-                replica);
+        ReadOnlyKeyValueStore<Bytes, byte[]> store = store(replica, partition);
         try {
             return new Cursor(store.range(Bytes.wrap(range.fromInclusive()), Bytes.wrap(range.toExclusive())), range,
                     EdmDateTime.of(clock.instant()));

@@ -6,13 +6,18 @@ import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
  * A task's own bookkeeping, kept in a change-logged store so it survives restarts and moves with
- * the task: the offset of the last command it applied and the last Timestamp it gave. Timestamps
- * are monotonic per partition, {@code max(now, last + 1 tick)}, so two writes in the same instant
- * still get different ETags, even across a restart on a clock that went back.
+ * the task: the offset of the last command it applied, and the partition's clock.
+ *
+ * <p>The clock is the only time a decision knows. Each command brings its own time (see
+ * {@link #commandTime}); the Timestamp it gets is {@code max(command time, clock + 1 tick)}, which
+ * becomes the new clock. So Timestamps (and ETags) are monotonic per partition, two writes in the
+ * same instant still differ, and a replay of the partition's log gives every command the same
+ * Timestamp again — no wall clock is read, on any machine, ever.
  */
 final class TaskState {
     private static final String APPLIED_OFFSET = "applied-offset";
     private static final String LAST_TIMESTAMP = "last-timestamp";
+    private static final long TICKS_PER_MILLI = EdmDateTime.TICKS_PER_SECOND / 1000;
 
     private final KeyValueStore<String, byte[]> store;
     private long appliedOffset;
@@ -33,13 +38,41 @@ final class TaskState {
         store.put(APPLIED_OFFSET, encode(offset));
     }
 
-    /** The Timestamp for the next write at wall-clock time {@code now}. */
-    EdmDateTime nextTimestamp(EdmDateTime now) {
-        long ticks = lastTimestampTicks == Long.MIN_VALUE ? now.epochTicks()
-                : Math.max(now.epochTicks(), lastTimestampTicks + 1);
+    /**
+     * A command's own time: when it was accepted (its header), but never later than its Kafka
+     * record's timestamp — so a producer's header cannot carry the partition's clock further into
+     * the future than the broker lets a record timestamp go. Both are in the log: a replay reads
+     * the same.
+     */
+    static EdmDateTime commandTime(long acceptedAtMillis, long recordTimestampMillis) {
+        long millis = Math.max(0, Math.min(acceptedAtMillis, recordTimestampMillis));
+        return EdmDateTime.ofEpochTicks(Math.min(millis * TICKS_PER_MILLI, EdmDateTime.MAX_EPOCH_TICKS));
+    }
+
+    /** The Timestamp of a command whose own time is {@code commandTime}; advances the clock to it. */
+    EdmDateTime nextTimestamp(EdmDateTime commandTime) {
+        long ticks = lastTimestampTicks == Long.MIN_VALUE ? commandTime.epochTicks()
+                : Math.max(commandTime.epochTicks(), lastTimestampTicks + 1);
         lastTimestampTicks = ticks;
         store.put(LAST_TIMESTAMP, encode(ticks));
         return EdmDateTime.ofEpochTicks(ticks);
+    }
+
+    /** Moves the clock to {@code time} if that is later (a partition marker), without giving a Timestamp. */
+    void advanceClockTo(EdmDateTime time) {
+        if (lastTimestampTicks == Long.MIN_VALUE || time.epochTicks() > lastTimestampTicks) {
+            lastTimestampTicks = time.epochTicks();
+            store.put(LAST_TIMESTAMP, encode(lastTimestampTicks));
+        }
+    }
+
+    /**
+     * The partition's clock: the last Timestamp given, or null before the first. Every later
+     * command's Timestamp is after it, so whatever has expired at this time is expired for every
+     * command still to come.
+     */
+    EdmDateTime clock() {
+        return lastTimestampTicks == Long.MIN_VALUE ? null : EdmDateTime.ofEpochTicks(lastTimestampTicks);
     }
 
     private long read(String key, long absent) {

@@ -12,6 +12,11 @@ public final class StoreNames {
     public static final String TABLE_NAMES = "table-names";
     /** Per task: the settings of the accounts whose commands this task decides. */
     public static final String ACCOUNTS = "accounts";
+    /**
+     * Per task: the tables announced in the task's own command partition, by id (ACTIVE, or
+     * DELETED once the deletion was announced): what the task's entity commands are decided against.
+     */
+    public static final String PARTITION_TABLES = "partition-tables";
     /** Per task: entities with a time-to-live, by expiry time. */
     public static final String EXPIRY = "expiry";
 

@@ -1,0 +1,276 @@
+package io.tablestream.bench.lean;
+
+import com.azure.core.credential.AzureNamedKeyCredential;
+import com.azure.data.tables.TableServiceClient;
+import com.azure.data.tables.TableServiceClientBuilder;
+import com.azure.data.tables.sas.TableAccountSasPermission;
+import com.azure.data.tables.sas.TableAccountSasResourceType;
+import com.azure.data.tables.sas.TableAccountSasService;
+import com.azure.data.tables.sas.TableAccountSasSignatureValues;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The Table service's REST protocol spoken directly over {@link HttpClient}, with an account SAS in
+ * the query string (generated once; nothing is signed per request): what a lean client costs, so a
+ * benchmark measures the server rather than the SDK sharing its cores. Every call is asynchronous,
+ * so one client keeps many requests in flight (HTTP/1.1, one connection per request in flight).
+ *
+ * <p>Entities are maps of property name to {@link String}, {@link Integer} (Edm.Int32), {@link Long}
+ * (Edm.Int64), {@link Double}, {@link Boolean} or {@link OffsetDateTime} (Edm.DateTime).
+ */
+public final class LeanTableClient {
+    private static final String JSON = "application/json";
+    private static final String NO_METADATA = "application/json;odata=nometadata";
+    private static final String API_VERSION = "2019-02-02";
+    private static final Pattern STATUS_LINE = Pattern.compile("^HTTP/1\\.1 (\\d{3})");
+    private static final Pattern ETAG_LINE = Pattern.compile("^etag:\\s*(.+)$", Pattern.CASE_INSENSITIVE);
+
+    private final HttpClient http;
+    private final String endpoint;
+    private final String sas;
+
+    /**
+     * @param endpoint the account's URL, e.g. {@code http://127.0.0.1:10002/devstoreaccount1}
+     * @param sas an account SAS (query string without the '?'), see {@link #accountSas}
+     */
+    public LeanTableClient(String endpoint, String sas) {
+        this.endpoint = endpoint.endsWith("/") ? endpoint.substring(0, endpoint.length() - 1) : endpoint;
+        this.sas = sas;
+        this.http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(Duration.ofSeconds(10)).build();
+    }
+
+    /** An account SAS for the Table service, every resource type and permission, valid for a day. */
+    public static String accountSas(String endpoint, String accountName, String accountKey) {
+        TableServiceClient service = new TableServiceClientBuilder().endpoint(endpoint)
+                .credential(new AzureNamedKeyCredential(accountName, accountKey)).buildClient();
+        return service.generateAccountSas(new TableAccountSasSignatureValues(OffsetDateTime.now().plusDays(1),
+                TableAccountSasPermission.parse("rwdlacu"), TableAccountSasService.parse("t"),
+                TableAccountSasResourceType.parse("sco")));
+    }
+
+    /** What the service answered: the status, the ETag header (or null), the body. */
+    public record Answer(int status, String etag, String body) {
+        public boolean succeeded() {
+            return status >= 200 && status < 300;
+        }
+    }
+
+    /** A $batch answer: the outer status and one answer per operation (a failed change set: just the failure). */
+    public record BatchAnswer(int status, List<Answer> operations) {
+        /** Whether the whole change set applied (every operation answered with a success). */
+        public boolean succeeded() {
+            return status == 202 && !operations.isEmpty() && operations.stream().allMatch(Answer::succeeded);
+        }
+    }
+
+    /** One operation of a change set. */
+    public record BatchOperation(String method, String rowKey, String ifMatch, Map<String, Object> properties) {
+        public static BatchOperation insert(String rowKey, Map<String, Object> properties) {
+            return new BatchOperation("POST", rowKey, null, properties);
+        }
+
+        public static BatchOperation upsert(String rowKey, Map<String, Object> properties) {
+            return new BatchOperation("PUT", rowKey, null, properties);
+        }
+
+        public static BatchOperation merge(String rowKey, String ifMatch, Map<String, Object> properties) {
+            return new BatchOperation("PATCH", rowKey, ifMatch, properties);
+        }
+    }
+
+    /** Create Table; 201 or 409 if it exists. */
+    public CompletableFuture<Answer> createTable(String table) {
+        return send(request("/Tables").header("Content-Type", JSON).header("Prefer", "return-no-content")
+                .POST(body("{\"TableName\":\"" + table + "\"}")));
+    }
+
+    /** Insert Entity: 201 with the entity when {@code returnContent}, else 204. */
+    public CompletableFuture<Answer> insert(String table, String partitionKey, String rowKey, Map<String, Object> properties,
+                                            boolean returnContent) {
+        return send(request("/" + table).header("Content-Type", JSON)
+                .header("Prefer", returnContent ? "return-content" : "return-no-content")
+                .POST(body(json(partitionKey, rowKey, properties))));
+    }
+
+    /** Insert Or Replace Entity (PUT without If-Match): 204. */
+    public CompletableFuture<Answer> upsert(String table, String partitionKey, String rowKey, Map<String, Object> properties) {
+        return send(request(entityPath(table, partitionKey, rowKey)).header("Content-Type", JSON)
+                .PUT(body(json(partitionKey, rowKey, properties))));
+    }
+
+    /** Update Entity (PUT with If-Match, "*" for any version): 204, 404 or 412. */
+    public CompletableFuture<Answer> replace(String table, String partitionKey, String rowKey, String ifMatch,
+                                             Map<String, Object> properties) {
+        return send(request(entityPath(table, partitionKey, rowKey)).header("Content-Type", JSON)
+                .header("If-Match", ifMatch).PUT(body(json(partitionKey, rowKey, properties))));
+    }
+
+    /**
+     * Merge Entity (PATCH with If-Match: 204, 404 or 412), or Insert Or Merge Entity ({@code ifMatch}
+     * null: 204).
+     */
+    public CompletableFuture<Answer> merge(String table, String partitionKey, String rowKey, String ifMatch,
+                                           Map<String, Object> properties) {
+        HttpRequest.Builder r = request(entityPath(table, partitionKey, rowKey)).header("Content-Type", JSON);
+        if (ifMatch != null) {
+            r.header("If-Match", ifMatch);
+        }
+        return send(r.method("PATCH", body(json(partitionKey, rowKey, properties))));
+    }
+
+    /** Get Entity: 200 with the entity (no metadata), or 404. */
+    public CompletableFuture<Answer> get(String table, String partitionKey, String rowKey) {
+        return send(request(entityPath(table, partitionKey, rowKey)).GET());
+    }
+
+    /** A $batch of one change set on one PartitionKey. */
+    public CompletableFuture<BatchAnswer> batch(String table, String partitionKey, List<BatchOperation> operations) {
+        String batchBoundary = "batch_" + UUID.randomUUID();
+        String changeset = "changeset_" + UUID.randomUUID();
+        StringBuilder b = new StringBuilder(512 + operations.size() * 400);
+        b.append("--").append(batchBoundary).append("\r\n")
+                .append("Content-Type: multipart/mixed; boundary=").append(changeset).append("\r\n\r\n");
+        for (BatchOperation op : operations) {
+            b.append("--").append(changeset).append("\r\n")
+                    .append("Content-Type: application/http\r\nContent-Transfer-Encoding: binary\r\n\r\n");
+            String url = endpoint + (op.method().equals("POST") ? "/" + table
+                    : entityPath(table, partitionKey, op.rowKey()));
+            b.append(op.method()).append(' ').append(url).append(" HTTP/1.1\r\n")
+                    .append("Content-Type: ").append(JSON).append("\r\n")
+                    .append("Accept: ").append(NO_METADATA).append("\r\n")
+                    .append("Prefer: return-no-content\r\n")
+                    .append("DataServiceVersion: 3.0\r\n");
+            if (op.ifMatch() != null) {
+                b.append("If-Match: ").append(op.ifMatch()).append("\r\n");
+            }
+            b.append("\r\n").append(json(partitionKey, op.rowKey(), op.properties())).append("\r\n");
+        }
+        b.append("--").append(changeset).append("--\r\n--").append(batchBoundary).append("--\r\n");
+        HttpRequest request = request("/$batch").header("Content-Type", "multipart/mixed; boundary=" + batchBoundary)
+                .POST(body(b.toString())).build();
+        return http.sendAsync(request, HttpResponse.BodyHandlers.ofString())
+                .thenApply(r -> new BatchAnswer(r.statusCode(), r.statusCode() == 202 ? parts(r.body()) : List.of()));
+    }
+
+    /** The sub-responses of a $batch answer: status and ETag of each, in order. */
+    static List<Answer> parts(String body) {
+        List<Answer> answers = new ArrayList<>();
+        int status = -1;
+        String etag = null;
+        for (String line : body.split("\r?\n")) {
+            Matcher s = STATUS_LINE.matcher(line);
+            if (s.find()) {
+                if (status >= 0) {
+                    answers.add(new Answer(status, etag, null));
+                }
+                status = Integer.parseInt(s.group(1));
+                etag = null;
+                continue;
+            }
+            Matcher e = ETAG_LINE.matcher(line);
+            if (status >= 0 && e.find()) {
+                etag = e.group(1).strip();
+            }
+        }
+        if (status >= 0) {
+            answers.add(new Answer(status, etag, null));
+        }
+        return answers;
+    }
+
+    private CompletableFuture<Answer> send(HttpRequest.Builder request) {
+        return http.sendAsync(request.build(), HttpResponse.BodyHandlers.ofString()).thenApply(r ->
+                new Answer(r.statusCode(), r.headers().firstValue("ETag").orElse(null), r.body()));
+    }
+
+    private HttpRequest.Builder request(String path) {
+        return HttpRequest.newBuilder(URI.create(endpoint + path + "?" + sas))
+                .timeout(Duration.ofSeconds(30))
+                .header("Accept", NO_METADATA)
+                .header("x-ms-version", API_VERSION)
+                .header("DataServiceVersion", "3.0");
+    }
+
+    private static HttpRequest.BodyPublisher body(String text) {
+        return HttpRequest.BodyPublishers.ofString(text, StandardCharsets.UTF_8);
+    }
+
+    /** The path of one entity: {@code /Table(PartitionKey='pk',RowKey='rk')}, quotes doubled and encoded. */
+    static String entityPath(String table, String partitionKey, String rowKey) {
+        return "/" + table + "(PartitionKey='" + keyLiteral(partitionKey) + "',RowKey='" + keyLiteral(rowKey) + "')";
+    }
+
+    private static String keyLiteral(String key) {
+        return URLEncoder.encode(key.replace("'", "''"), StandardCharsets.UTF_8).replace("+", "%20");
+    }
+
+    /** An entity as the service's JSON, with the type annotations the values need. */
+    static String json(String partitionKey, String rowKey, Map<String, Object> properties) {
+        StringBuilder b = new StringBuilder(64 + properties.size() * 40);
+        b.append("{\"PartitionKey\":");
+        string(b, partitionKey);
+        b.append(",\"RowKey\":");
+        string(b, rowKey);
+        for (Map.Entry<String, Object> p : properties.entrySet()) {
+            Object v = Objects.requireNonNull(p.getValue(), p.getKey());
+            if (v instanceof Long || v instanceof OffsetDateTime) {
+                b.append(",\"").append(p.getKey()).append("@odata.type\":\"")
+                        .append(v instanceof Long ? "Edm.Int64" : "Edm.DateTime").append('"');
+            }
+            b.append(",\"").append(p.getKey()).append("\":");
+            if (v instanceof String s) {
+                string(b, s);
+            } else if (v instanceof Long l) {
+                b.append('"').append(l).append('"');
+            } else if (v instanceof OffsetDateTime t) {
+                b.append('"').append(DateTimeFormatter.ISO_INSTANT.format(t.withOffsetSameInstant(ZoneOffset.UTC)))
+                        .append('"');
+            } else if (v instanceof Integer || v instanceof Boolean) {
+                b.append(v);
+            } else if (v instanceof Double d) {
+                b.append(String.format(Locale.ROOT, "%s", d));
+            } else {
+                throw new IllegalArgumentException("unsupported property type " + v.getClass());
+            }
+        }
+        return b.append('}').toString();
+    }
+
+    private static void string(StringBuilder b, String s) {
+        b.append('"');
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            switch (c) {
+                case '"' -> b.append("\\\"");
+                case '\\' -> b.append("\\\\");
+                default -> {
+                    if (c < 0x20) {
+                        b.append(String.format("\\u%04x", (int) c));
+                    } else {
+                        b.append(c);
+                    }
+                }
+            }
+        }
+        b.append('"');
+    }
+}

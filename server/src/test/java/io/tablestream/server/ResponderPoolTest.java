@@ -1,0 +1,39 @@
+package io.tablestream.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+class ResponderPoolTest {
+
+    @Test
+    void runsATaskFromAnotherThreadOnItsOwnThreads() throws Exception {
+        try (ResponderPool pool = new ResponderPool(2)) {
+            CompletableFuture<String> ranOn = new CompletableFuture<>();
+
+            pool.execute(() -> ranOn.complete(Thread.currentThread().getName()));
+
+            assertThat(ranOn.get(5, TimeUnit.SECONDS)).startsWith("responder-")
+                    .isNotEqualTo(Thread.currentThread().getName());
+        }
+    }
+
+    @Test
+    void runsATaskSubmittedFromOneOfItsThreadsAtOnceOnThatThread() throws Exception {
+        try (ResponderPool pool = new ResponderPool(2)) {
+            CompletableFuture<String[]> threads = new CompletableFuture<>();
+
+            pool.execute(() -> {
+                String outer = Thread.currentThread().getName();
+                String[] inner = new String[1];
+                pool.execute(() -> inner[0] = Thread.currentThread().getName());
+                threads.complete(new String[] {outer, inner[0]}); // already set: it ran inline
+            });
+
+            String[] names = threads.get(5, TimeUnit.SECONDS);
+            assertThat(names[1]).isEqualTo(names[0]);
+        }
+    }
+}

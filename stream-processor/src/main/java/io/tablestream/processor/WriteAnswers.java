@@ -1,0 +1,42 @@
+package io.tablestream.processor;
+
+import io.tablestream.core.command.Outcome;
+import java.util.Objects;
+
+/**
+ * When a write someone waits for is answered, and where a task hands over the outcomes it decides.
+ *
+ * <p>{@linkplain #atDecision At decision} (the default): the command is durable once the log has
+ * it, and a task's decision is a pure function of its partition's log (its state, the command, the
+ * partition's clock), so a replay after a crash decides exactly the same outcome, ETag and
+ * Timestamp. The answer therefore goes out as soon as the outcome is decided: handed to
+ * {@link #handoff} on the stream thread when the waiter is in this process, read uncommitted from
+ * the outcomes topic otherwise; transactions commit in groups at the commit interval, and the change
+ * feed (read committed) still shows each change once.
+ *
+ * <p>{@linkplain #AFTER_COMMIT After commit}: the task commits right after every command someone
+ * waits for, and waiters read outcomes committed only (the first release's behaviour, kept to
+ * measure against).
+ *
+ * @param handoff told of every decided outcome of a write someone waits for, on the stream thread;
+ *     must not block (hand the outcome to another thread)
+ */
+public record WriteAnswers(boolean atDecision, Handoff handoff) {
+    public static final WriteAnswers AFTER_COMMIT = new WriteAnswers(false, Handoff.NONE);
+
+    public WriteAnswers {
+        Objects.requireNonNull(handoff, "handoff");
+    }
+
+    public static WriteAnswers atDecision(Handoff handoff) {
+        return new WriteAnswers(true, handoff);
+    }
+
+    /** Where a task hands over an outcome it just decided. */
+    @FunctionalInterface
+    public interface Handoff {
+        Handoff NONE = outcome -> { };
+
+        void decided(Outcome outcome);
+    }
+}

@@ -1,0 +1,82 @@
+package io.tablestream.processor.internal;
+
+import io.tablestream.core.model.TableRecord;
+import io.tablestream.schemas.LogCodecs;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.KeyValueStore;
+
+/**
+ * The tables as one partition knows them: from the {@link io.tablestream.core.command.TableAnnouncement}s
+ * in its own command log, kept in the task's change-logged {@code partition-tables} store. Whether an
+ * entity command finds its table is decided here, never by the registry's global view (which
+ * another thread updates at its own pace: a replay after a crash could find a table deleted since,
+ * or not yet created, and decide otherwise than the answer already given).
+ *
+ * <p>Tables created before announcements existed were never announced; for those the global view
+ * is asked once whether the id was ever registered (a registered id stays registered forever, so
+ * the answer never changes), and they count as live until their deletion is announced.
+ */
+final class PartitionTables {
+    private final KeyValueStore<String, byte[]> store;
+    private final RegistryView registry;
+    /** Decoded records of the store, and the ids found only in the global view (never evicted: tables are few). */
+    private final Map<Long, TableRecord> known = new HashMap<>();
+
+    PartitionTables(KeyValueStore<String, byte[]> store, RegistryView registry) {
+        this.store = store;
+        this.registry = registry;
+    }
+
+    /** Records an announcement: the table exists from here on, or (deleted) no longer does. */
+    void learn(TableRecord table) {
+        store.put(RegistryKey.byId(table.tableId()), LogCodecs.TABLE_RECORD.encode(table));
+        known.put(table.tableId(), table);
+    }
+
+    /** The live table {@code tableId} of {@code account}, as this partition knows it at this point of its log. */
+    Optional<TableRecord> live(long tableId, String account) {
+        return byId(tableId).filter(t -> t.isActive() && t.account().equals(account));
+    }
+
+    /** The table {@code tableId} as this partition knows it at this point of its log, live or deleted. */
+    Optional<TableRecord> byId(long tableId) {
+        TableRecord t = known.get(tableId);
+        if (t == null) {
+            byte[] bytes = store.get(RegistryKey.byId(tableId));
+            if (bytes != null) {
+                t = LogCodecs.TABLE_RECORD.decode(bytes);
+            } else {
+                // Never announced here: a table registered before announcements existed (or no table).
+                t = registry.byId(tableId).map(r -> r.isActive() ? r
+                        : new TableRecord(r.account(), r.name(), r.tableId(), TableRecord.State.ACTIVE, r.createdAt(),
+                                null, r.defaultTtlSeconds(), List.of())).orElse(null);
+                if (t == null) {
+                    return Optional.empty(); // not cached: an unknown id is rare and may be created later
+                }
+            }
+            known.put(tableId, t);
+        }
+        return Optional.of(t);
+    }
+
+    /** Ids of the tables whose deletion this partition has seen: their rows are to be swept. */
+    List<Long> deleted() {
+        List<Long> ids = new ArrayList<>();
+        try (KeyValueIterator<String, byte[]> it = store.range(RegistryKey.idStart(), RegistryKey.idEnd())) {
+            while (it.hasNext()) {
+                KeyValue<String, byte[]> kv = it.next();
+                TableRecord t = LogCodecs.TABLE_RECORD.decode(kv.value);
+                if (!t.isActive()) {
+                    ids.add(t.tableId());
+                }
+            }
+        }
+        return ids;
+    }
+}
