@@ -88,6 +88,9 @@ public final class ServerSettings {
     // ---- end of running several instances ----
 
     // ---- operations: metrics, health, the web console ----
+    public static final Setting<Boolean> METRICS = Setting.flag("metrics", true,
+            "Count and time requests, writes and the processor's work, served at GET /_metrics; false serves no"
+                    + " /_metrics and counts nothing per request (to measure what counting costs).");
     public static final Setting<Boolean> METRICS_REQUIRE_KEY = Setting.flag("metrics-require-key", false,
             "Serve GET /_metrics (Prometheus format) only to requests signed with an account key; by default it"
                     + " answers anyone, like the health endpoints.");
@@ -105,7 +108,7 @@ public final class ServerSettings {
             ADVERTISED_ADDRESS, ACCOUNTS, EMULATOR_ACCOUNT, ANONYMOUS_ACCESS, WRITE_TIMEOUT_MS, SESSION_TIMEOUT_MS,
             QUERY_ROW_BUDGET, MAX_REQUEST_BYTES, GROUP_SESSION_TIMEOUT_MS, GROUP_HEARTBEAT_INTERVAL_MS,
             TRANSACTION_TIMEOUT_MS, STANDBY_MAX_LAG, FORWARD_TIMEOUT_MS,
-            METRICS_REQUIRE_KEY, CONSOLE, HEALTH_BROKER_CHECK_MS);
+            METRICS, METRICS_REQUIRE_KEY, CONSOLE, HEALTH_BROKER_CHECK_MS);
 
     /** The prefixes of the settings passed through to Kafka ({@link #KAFKA_PREFIX}, {@link #STREAMS_PREFIX}). */
     public static final List<String> PASS_THROUGH_PREFIXES = List.of(KAFKA_PREFIX, STREAMS_PREFIX);

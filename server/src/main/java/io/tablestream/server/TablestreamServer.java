@@ -95,9 +95,11 @@ public final class TablestreamServer implements AutoCloseable {
                 Duration.ofMillis(config.get(ServerSettings.PROCESSOR_STARTUP_TIMEOUT_MS)), observer, answers);
         started.push(processor);
         // operations (metrics, health, console): the registry, each module binding what it counts
-        ServerMetrics metrics = new ServerMetrics();
-        started.push(metrics);
-        metrics.bind(processor.metrics());
+        ServerMetrics metrics = config.get(ServerSettings.METRICS) ? new ServerMetrics() : null;
+        if (metrics != null) {
+            started.push(metrics);
+            metrics.bind(processor.metrics());
+        }
 
         ResponderPool responders = new ResponderPool(16);
         started.push(responders);
@@ -115,7 +117,8 @@ public final class TablestreamServer implements AutoCloseable {
         started.push(logEnds);
 
         Map<Operation, OperationHandler> handlers = new EnumMap<>(Operation.class);
-        handlers.putAll(WriteHandlers.create(metrics.commandLog(commandLog), processor.registry(), clock,
+        handlers.putAll(WriteHandlers.create(metrics != null ? metrics.commandLog(commandLog) : commandLog,
+                processor.registry(), clock,
                 Duration.ofMillis(config.get(ServerSettings.WRITE_TIMEOUT_MS)), Duration.ofSeconds(10), responders));
         Instance self = advertised.isBlank() ? null : Instance.parse(advertised);
         InstanceClient instances = new InstanceClient(Duration.ofMillis(config.get(ServerSettings.FORWARD_TIMEOUT_MS)),

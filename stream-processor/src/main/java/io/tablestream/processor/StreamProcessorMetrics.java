@@ -9,6 +9,7 @@ import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
 import io.tablestream.core.command.EntityChange;
 import io.tablestream.core.error.ErrorCode;
 import io.tablestream.processor.internal.BoundedRocksDbMemory;
+import io.tablestream.processor.store.StoreNames;
 import java.io.IOException;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
@@ -231,7 +232,7 @@ public final class StreamProcessorMetrics implements MeterBinder, AutoCloseable 
                     .description("Age of the last command applied, while commands wait (0 when caught up)")
                     .register(registry);
         }
-        for (String store : new String[] {"entities", "expiry", "registry", "task-meta", "table-names", "accounts"}) {
+        for (String store : StoreNames.ALL) {
             Gauge.builder(STORE_SIZE, this, m -> m.storeSizes.get().getOrDefault(store, 0L)).tag("store", store)
                     .description("Bytes on disk of every local copy of the store").baseUnit("bytes").register(registry);
         }

@@ -25,15 +25,18 @@ public final class Operations implements AutoCloseable {
     }
 
     /**
+     * @param metrics the registry, or null when metrics are off (no {@code /_metrics}, nothing counted per request)
      * @param console {@code on}, {@code off} or {@code auto} (on when {@code host} is a loopback address)
      * @param kafkaClientSettings the settings every Kafka client gets (the health probe's admin client too)
      */
     public static Operations install(TableServiceEndpoint endpoint, ServerMetrics metrics, StreamProcessor processor,
                                      String bootstrapServers, Map<String, String> kafkaClientSettings,
                                      Duration brokerCheck, boolean requireKeyForMetrics, String console, String host) {
-        endpoint.observe(metrics.requests());
-        endpoint.internalEndpoint("/_metrics", requireKeyForMetrics ? InternalAccess.ACCOUNT_KEY : InternalAccess.ANYONE,
-                metrics.endpoint());
+        if (metrics != null) {
+            endpoint.observe(metrics.requests());
+            endpoint.internalEndpoint("/_metrics",
+                    requireKeyForMetrics ? InternalAccess.ACCOUNT_KEY : InternalAccess.ANYONE, metrics.endpoint());
+        }
         BrokerProbe broker = new BrokerProbe(bootstrapServers, kafkaClientSettings, brokerCheck);
         Health health = new Health(processor, processor.registry(), broker);
         endpoint.internalEndpoint("/_health/live", InternalAccess.ANYONE, health.live());

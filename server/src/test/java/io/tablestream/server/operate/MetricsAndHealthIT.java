@@ -93,6 +93,31 @@ class MetricsAndHealthIT {
                 .allMatch(l -> l.matches("[a-zA-Z_:][a-zA-Z0-9_:]*(\\{.*})? [-+0-9.eE]+|.* (NaN|[-+]Inf)"), "a sample line");
     }
 
+    /** The example Grafana dashboard in docs/ asks only for metrics an instance serves. */
+    @Test
+    void everyMetricTheExampleDashboardQueriesIsServed(RunningServer server, TableServiceClient service)
+            throws Exception {
+        TableClient table = service.createTable(TableNames.unique("Dashboard"));
+        table.createEntity(new TableEntity("p", "r"));
+        String scrape = RawTableClient.to(server).requestAt("GET", "/_metrics").unsigned().send().body();
+        com.fasterxml.jackson.databind.JsonNode dashboard = new com.fasterxml.jackson.databind.ObjectMapper()
+                .readTree(java.nio.file.Path.of("..", "docs", "grafana", "tablestream-dashboard.json").toFile());
+        java.util.Set<String> queried = new java.util.TreeSet<>();
+        Pattern metric = Pattern.compile("\\b((?:tablestream|jvm|process|kafka)_[a-z_]+)\\b");
+        for (com.fasterxml.jackson.databind.JsonNode panel : dashboard.get("panels")) {
+            for (com.fasterxml.jackson.databind.JsonNode target : panel.get("targets")) {
+                Matcher m = metric.matcher(target.get("expr").asText());
+                while (m.find()) {
+                    queried.add(m.group(1));
+                }
+            }
+        }
+
+        assertThat(queried).hasSizeGreaterThan(15);
+        assertThat(queried).allSatisfy(name -> assertThat(Pattern.compile("^" + name + "[{ ]", Pattern.MULTILINE)
+                .matcher(scrape).find()).as("%s is served", name).isTrue());
+    }
+
     @Test
     void requestCountsGrowWithRequests(RunningServer server, TableServiceClient service) {
         TableClient table = service.createTable(TableNames.unique("Counts"));
