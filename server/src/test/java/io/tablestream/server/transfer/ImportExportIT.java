@@ -171,6 +171,27 @@ class ImportExportIT {
     }
 
     @Test
+    void tailPrintsATablesChangesFromTheChangeFeed(TableServiceClient service) throws IOException {
+        String table = TableNames.unique("Tailed");
+        TableClient client = service.createTable(table);
+        client.createEntity(new TableEntity("p", "1").addProperty("Big", 1L << 40));
+        client.deleteEntity("p", "1");
+        java.io.ByteArrayOutputStream captured = new java.io.ByteArrayOutputStream();
+
+        tablestream(new java.io.PrintStream(captured, true, StandardCharsets.UTF_8), "tail", table, "--from-beginning",
+                "--max", "2", "--bootstrap-servers", server.server().bootstrapServers(), "--topic-prefix",
+                server.server().processor().topics().prefix());
+
+        List<String> lines = captured.toString(StandardCharsets.UTF_8).lines().toList();
+        assertThat(lines).hasSize(2);
+        assertThat(lines.get(0)).startsWith("{\"change\":\"inserted\",\"changedAt\":\"")
+                .contains("\"entity\":{\"PartitionKey\":\"p\",\"RowKey\":\"1\",\"Timestamp\":\"")
+                .endsWith("\"Big@odata.type\":\"Edm.Int64\",\"Big\":\"1099511627776\"}}");
+        assertThat(lines.get(1)).startsWith("{\"change\":\"deleted\"")
+                .endsWith("\"entity\":{\"PartitionKey\":\"p\",\"RowKey\":\"1\"}}");
+    }
+
+    @Test
     void aRefusedEntityStopsTheImportNamingItsLine() throws IOException {
         Path bad = dir.resolve("bad.jsonl");
         Files.writeString(bad, "{\"PartitionKey\":\"p\",\"RowKey\":\"1\",\"N\":1}\n"
