@@ -90,7 +90,8 @@ public final class TableServiceEndpoint {
 
     /**
      * Adds an endpoint that is not Azure's, at {@code path} (which starts with {@code /_}), answering
-     * GET only, to whom {@code access} allows. A path ending in {@code /} takes every path below it
+     * GET (and HEAD: the same answer without its body) only, to whom {@code access} allows. A path
+     * ending in {@code /} takes every path below it
      * too (the longest registered prefix wins); the handler reads the rest from the request URI.
      */
     public TableServiceEndpoint internalEndpoint(String path, InternalAccess access, OperationHandler handler) {
@@ -171,7 +172,7 @@ public final class TableServiceEndpoint {
         if (endpoint == null) {
             throw TableServiceException.of(ErrorCode.INVALID_URI, "The request URI addresses nothing the service has.");
         }
-        if (!http.req().getMethod().equals("GET")) {
+        if (!http.req().getMethod().equals("GET") && !http.req().getMethod().equals("HEAD")) {
             throw TableServiceException.of(ErrorCode.UNSUPPORTED_HTTP_VERB,
                     "The resource does not support the HTTP verb " + http.req().getMethod() + ".");
         }
