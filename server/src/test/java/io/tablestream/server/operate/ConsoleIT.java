@@ -48,7 +48,7 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * The web console in a real headless Chromium (Debian's {@code chromium} and {@code chromium-driver},
  * driven by Selenium): sign in with the account key, create and delete a table, query with the
  * filter builder and page, insert, edit and delete an entity, the cluster view and the metrics
- * charts — each flow clicked through, its effect checked with the SDK, and a screenshot taken
+ * charts, sign in with a SAS — each flow clicked through, its effect checked with the SDK, and a screenshot taken
  * ({@code server/target/console-screenshots}). The first page of tables in an account of many tables
  * is timed (1,000 by default, {@code -Dconsole.tables=10000} for the 10,000 of the target; target
  * 200 ms, asserted with {@code -Dconsole.strict=true}; a busy two-core machine gets 2 s).
@@ -304,12 +304,36 @@ class ConsoleIT {
         screenshot("09-metrics");
     }
 
+    @Test
+    @Order(6)
+    void signsInWithASasThatReadsTablesButCannotOpenTheClusterView(TableServiceClient service) throws IOException {
+        String sas = service.generateAccountSas(new com.azure.data.tables.sas.TableAccountSasSignatureValues(
+                OffsetDateTime.now().plusHours(1), com.azure.data.tables.sas.TableAccountSasPermission.parse("rl"),
+                com.azure.data.tables.sas.TableAccountSasService.parse("t"),
+                com.azure.data.tables.sas.TableAccountSasResourceType.parse("sco")));
+        awaitView("sign-in", () -> find("#sign-out").click());
+        type("#account", "devstoreaccount1");
+        find("#kind-sas").click();
+        type("#secret", sas);
+        awaitView("tables", () -> find("#sign-in-button").click());
+        assertThat(browser.findElement(By.id("who")).getText()).isEqualTo("devstoreaccount1 (SAS)");
+        assertThat(browser.findElements(By.cssSelector("#tables tr[data-table]"))).isNotEmpty();
+
+        type("#new-table", TableNames.unique("NotAllowed"));
+        find("#create-table button").click();
+        wait.until(d -> status().startsWith("403"));
+        go("#/cluster", "cluster");
+        assertThat(find("#cluster").getText()).contains("needs the account key");
+        screenshot("10-sas");
+        signIn("devstoreaccount1", TablestreamServerExtension.EMULATOR_KEY);
+    }
+
     /**
      * The tables view of an account with thousands of tables: its first page (200 names and a way to the
      * next) is on screen within the target, counted from navigation (page, scripts, Query Tables, drawing).
      */
     @Test
-    @Order(6)
+    @Order(7)
     void showsTheFirstPageOfThousandsOfTablesQuickly() throws Exception {
         createTables(TablestreamServerExtension.OTHER_ACCOUNT, TablestreamServerExtension.OTHER_KEY, MANY_TABLES);
         signIn(TablestreamServerExtension.OTHER_ACCOUNT, TablestreamServerExtension.OTHER_KEY);
@@ -320,7 +344,7 @@ class ConsoleIT {
         }
         assertThat(browser.findElements(By.cssSelector("#tables tr[data-table]"))).hasSize(200);
         assertThat(find("#tables-next").isDisplayed()).isTrue();
-        screenshot("10-many-tables");
+        screenshot("11-many-tables");
         double best = times.stream().mapToDouble(Double::doubleValue).min().orElseThrow();
         System.out.printf("Console first page with %,d tables: %s ms (navigation to drawn); best %.0f ms%n",
                 MANY_TABLES, times.stream().map(t -> String.format("%.0f", t)).toList(), best);
