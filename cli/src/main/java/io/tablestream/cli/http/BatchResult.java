@@ -14,8 +14,13 @@ import java.util.regex.Pattern;
  * @param failedOperation the index of the operation that failed, -1 when unknown or none
  */
 public record BatchResult(boolean applied, int status, int failedOperation, String failure) {
-    private static final Pattern STATUS_LINE = Pattern.compile("(?m)^HTTP/1\\.1 (\\d{3})");
+    private static final String STATUS_PREFIX = "HTTP/1.1 ";
     private static final Pattern INDEX = Pattern.compile("^(\\d+):");
+
+    private static int nextStatusLine(String body, int from) {
+        int at = body.indexOf("\n" + STATUS_PREFIX, from);
+        return at < 0 ? -1 : at + 1;
+    }
 
     public static BatchResult of(TableServiceHttp.Answer answer, int operations) {
         if (answer.status() != 202) {
@@ -24,10 +29,17 @@ public record BatchResult(boolean applied, int status, int failedOperation, Stri
         String body = new String(answer.body(), StandardCharsets.UTF_8);
         List<Integer> statuses = new ArrayList<>();
         List<Integer> starts = new ArrayList<>();
-        Matcher m = STATUS_LINE.matcher(body);
-        while (m.find()) {
-            statuses.add(Integer.parseInt(m.group(1)));
-            starts.add(m.end());
+        // each operation's answer starts with its status line, at the start of a line
+        for (int at = body.startsWith(STATUS_PREFIX) ? 0 : nextStatusLine(body, 0); at >= 0; at = nextStatusLine(body, at + 1)) {
+            int end = at + STATUS_PREFIX.length() + 3;
+            if (end <= body.length()) {
+                try {
+                    statuses.add(Integer.parseInt(body, at + STATUS_PREFIX.length(), end, 10));
+                    starts.add(end);
+                } catch (NumberFormatException e) {
+                    // not a status line after all
+                }
+            }
         }
         for (int i = 0; i < statuses.size(); i++) {
             int status = statuses.get(i);

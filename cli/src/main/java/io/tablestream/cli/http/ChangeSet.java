@@ -2,8 +2,8 @@ package io.tablestream.cli.http;
 
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.List;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.UUID;
 
 /**
@@ -25,22 +25,30 @@ public final class ChangeSet {
         /** Insert Or Merge: imported properties are added to (or overwrite those of) an existing entity. */
         MERGE("PATCH");
 
-        final String method;
+        final byte[] methodAndSpace;
 
         Mode(String method) {
-            this.method = method;
+            this.methodAndSpace = (method + " ").getBytes(StandardCharsets.US_ASCII);
         }
     }
 
+    private static final byte[] AFTER_URL = ascii(" HTTP/1.1\r\nContent-Type: application/json\r\n"
+            + "Accept: application/json;odata=nometadata\r\nPrefer: return-no-content\r\nDataServiceVersion: 3.0\r\n\r\n");
+
     private final String batchBoundary = "batch_" + UUID.randomUUID();
     private final String changeSetBoundary = "changeset_" + UUID.randomUUID();
-    private final ByteArrayOutputStream body = new ByteArrayOutputStream(64 * 1024);
-    private final List<String> rowKeys = new ArrayList<>();
+    /** What starts each operation: the change set's boundary and the part's headers. */
+    private final byte[] operationStart = ascii("--" + changeSetBoundary
+            + "\r\nContent-Type: application/http\r\nContent-Transfer-Encoding: binary\r\n\r\n");
+    private final ByteArrayOutputStream body = new ByteArrayOutputStream(128 * 1024);
+    private final Set<String> rowKeys = new HashSet<>();
     private final String partitionKey;
+    private boolean closed;
 
     public ChangeSet(String partitionKey) {
         this.partitionKey = partitionKey;
-        ascii("--" + batchBoundary + "\r\nContent-Type: multipart/mixed; boundary=" + changeSetBoundary + "\r\n\r\n");
+        body.writeBytes(ascii("--" + batchBoundary + "\r\nContent-Type: multipart/mixed; boundary=" + changeSetBoundary
+                + "\r\n\r\n"));
     }
 
     public String partitionKey() {
@@ -62,12 +70,14 @@ public final class ChangeSet {
 
     /** Adds the operation writing {@code entityJson} (the entity's JSON object) at {@code url}. */
     public void add(Mode mode, String url, String rowKey, byte[] entityJson) {
+        if (closed) {
+            throw new IllegalStateException("the change set was sent");
+        }
         rowKeys.add(rowKey);
-        ascii("--" + changeSetBoundary + "\r\nContent-Type: application/http\r\nContent-Transfer-Encoding: binary\r\n\r\n"
-                + mode.method + " ");
+        body.writeBytes(operationStart);
+        body.writeBytes(mode.methodAndSpace);
         body.writeBytes(url.getBytes(StandardCharsets.UTF_8));
-        ascii(" HTTP/1.1\r\nContent-Type: application/json\r\nAccept: application/json;odata=nometadata\r\n"
-                + "Prefer: return-no-content\r\nDataServiceVersion: 3.0\r\n\r\n");
+        body.writeBytes(AFTER_URL);
         body.writeBytes(entityJson);
         body.writeBytes(CRLF);
     }
@@ -76,15 +86,16 @@ public final class ChangeSet {
         return batchBoundary;
     }
 
-    /** The whole body, closed. */
+    /** The whole body, closed (no operation can be added after). */
     byte[] body() {
-        ByteArrayOutputStream closed = new ByteArrayOutputStream(body.size() + 200);
-        closed.writeBytes(body.toByteArray());
-        closed.writeBytes(("--" + changeSetBoundary + "--\r\n--" + batchBoundary + "--\r\n").getBytes(StandardCharsets.US_ASCII));
-        return closed.toByteArray();
+        if (!closed) {
+            body.writeBytes(ascii("--" + changeSetBoundary + "--\r\n--" + batchBoundary + "--\r\n"));
+            closed = true;
+        }
+        return body.toByteArray();
     }
 
-    private void ascii(String s) {
-        body.writeBytes(s.getBytes(StandardCharsets.US_ASCII));
+    private static byte[] ascii(String s) {
+        return s.getBytes(StandardCharsets.US_ASCII);
     }
 }
