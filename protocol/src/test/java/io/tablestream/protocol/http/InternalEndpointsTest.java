@@ -103,6 +103,14 @@ class InternalEndpointsTest {
     }
 
     @Test
+    void headGetsTheAnswerOfGetWithoutItsBody() throws Exception {
+        HttpResponse<String> head = send("HEAD", "/_open");
+
+        assertThat(head.statusCode()).isEqualTo(200);
+        assertThat(head.body()).isEmpty();
+    }
+
+    @Test
     void anAccountKeyEndpointRefusesAnUnsignedRequest() throws Exception {
         HttpResponse<String> r = send("GET", "/_signed");
 
