@@ -5,7 +5,7 @@
 #
 #   ./run-cluster.sh           builds, starts the broker and the instances, waits until they serve
 #   ./run-cluster.sh stop      stops them (SIGTERM: each instance leaves the group cleanly)
-#   ./run-cluster.sh status    shows which processes run
+#   ./run-cluster.sh status    shows which processes run and which instances are ready
 #
 # Instances listen on 10002, 10003 and 10004 (TABLESTREAM_CLUSTER_PORTS="p1 p2 p3" to change), the
 # broker on 19092 (TABLESTREAM_CLUSTER_KAFKA_PORT). Everything lives under ./data-cluster: each
@@ -13,6 +13,7 @@
 # node-3). Any other TABLESTREAM_* setting in the environment applies to every instance.
 set -euo pipefail
 cd "$(dirname "$0")"
+source scripts/ready.sh
 
 DIR=data-cluster
 PORTS=(${TABLESTREAM_CLUSTER_PORTS:-10002 10003 10004})
@@ -66,8 +67,15 @@ case "${1:-start}" in
     exit 0
     ;;
   status)
-    for name in kafka $(names); do
-      if running "$name"; then echo "$name: running (pid $(cat "$DIR/$name.pid"))"; else echo "$name: stopped"; fi
+    if running kafka; then echo "kafka: running (pid $(cat "$DIR/kafka.pid"))"; else echo "kafka: stopped"; fi
+    for i in "${!PORTS[@]}"; do
+      name="node-$((i + 1))"
+      if running "$name"; then
+        ready=$(http_status 127.0.0.1 "${PORTS[$i]}" /_health/ready)
+        echo "$name: running (pid $(cat "$DIR/$name.pid")), $([ "$ready" = 200 ] && echo ready || echo "not ready ($ready)")"
+      else
+        echo "$name: stopped"
+      fi
     done
     exit 0
     ;;
@@ -108,7 +116,17 @@ for i in "${!PORTS[@]}"; do
   echo $! >"$DIR/$name.pid"
 done
 for i in "${!PORTS[@]}"; do
-  await_line "node-$((i + 1))" "$DIR/node-$((i + 1)).log" "serving the Table service" 300
+  name="node-$((i + 1))"
+  if ! await_ready 127.0.0.1 "${PORTS[$i]}" "$(cat "$DIR/$name.pid")" 300; then
+    if running "$name"; then
+      echo "$name did not report ready (GET /_health/ready) within 300 s; see $DIR/$name.log" >&2
+    else
+      echo "$name ended before it was ready; the end of $DIR/$name.log:" >&2
+      tail -n 30 "$DIR/$name.log" >&2
+    fi
+    exit 1
+  fi
+  echo "$name ready (GET http://127.0.0.1:${PORTS[$i]}/_health/ready answered 200)"
 done
 
 echo

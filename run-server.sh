@@ -34,5 +34,37 @@ if [ ! -f "$stamp" ] || [ ! -f server/target/classpath.txt ] \
   fi
   touch "$stamp"
 fi
-exec java ${JAVA_OPTS:--Xmx1g -XX:TieredStopAtLevel=1} \
-  -cp "server/target/classes:$(cat server/target/classpath.txt)" io.tablestream.server.Main "$@"
+for arg in "$@"; do
+  case "$arg" in --help | -h) exec java -cp "server/target/classes:$(cat server/target/classpath.txt)" \
+    io.tablestream.server.Main --help ;; esac
+done
+
+# Where the instance will listen, to ask it whether it is ready: a -Dtablestream.* option, else the
+# TABLESTREAM_* variable, else the --config file, else the default (the server's own order).
+setting() {
+  local name=$1 variable=$2 default=$3 value="" file="" previous=""
+  value=$(printf '%s\n' ${JAVA_OPTS:-} | sed -n "s/^-Dtablestream\.$name=//p" | tail -n 1)
+  [ -z "$value" ] && value=${!variable:-}
+  if [ -z "$value" ]; then
+    for arg in "$@"; do [ "$previous" = --config ] && file=$arg; previous=$arg; done
+    [ -n "$file" ] && [ -f "$file" ] && value=$(sed -n "s/^[[:space:]]*$name[[:space:]]*[=:][[:space:]]*//p" "$file" | tail -n 1)
+  fi
+  echo "${value:-$default}"
+}
+source scripts/ready.sh
+host=$(reach_host "$(setting host TABLESTREAM_HOST 127.0.0.1 "$@")")
+port=$(setting port TABLESTREAM_PORT 10002 "$@")
+
+java ${JAVA_OPTS:--Xmx1g -XX:TieredStopAtLevel=1} \
+  -cp "server/target/classes:$(cat server/target/classpath.txt)" io.tablestream.server.Main "$@" &
+pid=$!
+# Ctrl-C and SIGTERM stop the server cleanly (its shutdown hook); the script ends with it.
+trap 'kill -TERM "$pid" 2>/dev/null || true' INT TERM
+if await_ready "$host" "$port" "$pid" 600; then
+  echo "Tablestream is ready: http://$host:$port/devstoreaccount1 (GET /_health/ready answered 200; pid $pid)"
+elif kill -0 "$pid" 2>/dev/null; then
+  echo "Tablestream did not report ready on http://$host:$port/_health/ready within 600 s" >&2
+fi
+while kill -0 "$pid" 2>/dev/null; do wait "$pid" || true; done
+wait "$pid" && status=0 || status=$?
+exit "$status"

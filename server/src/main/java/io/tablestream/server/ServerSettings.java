@@ -95,13 +95,28 @@ public final class ServerSettings {
     public static final String STREAMS_PREFIX = "streams.";
     // ---- end of running several instances ----
 
+    // ---- operations: metrics, health, the web console ----
+    public static final Setting<Boolean> METRICS = Setting.flag("metrics", true,
+            "Count and time requests, writes and the processor's work, served at GET /_metrics; false serves no"
+                    + " /_metrics and counts nothing per request (to measure what counting costs).");
+    public static final Setting<Boolean> METRICS_REQUIRE_KEY = Setting.flag("metrics-require-key", false,
+            "Serve GET /_metrics (Prometheus format) only to requests signed with an account key; by default it"
+                    + " answers anyone, like the health endpoints.");
+    public static final Setting<String> CONSOLE = Setting.choice("console", "auto",
+            "The web console at /_console/: on, off, or auto (on when host is a loopback address). Its pages hold no"
+                    + " secret; what they show is read with the account key or SAS the user enters.", "auto", "on", "off");
+    public static final Setting<Integer> HEALTH_BROKER_CHECK_MS = Setting.integer("health-broker-check-ms", 2_000,
+            "How often readiness (/_health/ready) asks the Kafka cluster whether it answers, and how long it waits.");
+    // ---- end of operations ----
+
     public static final List<Setting<?>> ALL = List.of(HOST, PORT, DATA_DIR, KAFKA_BOOTSTRAP_SERVERS, KAFKA_PORT,
             KAFKA_CONTROLLER_PORT, KAFKA_STARTUP_TIMEOUT_MS, PROCESSOR_STARTUP_TIMEOUT_MS, TOPIC_PREFIX,
             PARTITIONS, REPLICATION_FACTOR, STREAM_THREADS, STANDBY_REPLICAS, COMMIT_INTERVAL_MS, ANSWER_AT_DECISION,
             INSTANCE_ID,
             ADVERTISED_ADDRESS, ACCOUNTS, EMULATOR_ACCOUNT, ANONYMOUS_ACCESS, WRITE_TIMEOUT_MS, SESSION_TIMEOUT_MS,
-            QUERY_ROW_BUDGET, CHANGE_FEED_READERS, CHANGE_FEED_RECORD_BUDGET, MAX_REQUEST_BYTES, GROUP_SESSION_TIMEOUT_MS, GROUP_HEARTBEAT_INTERVAL_MS,
-            TRANSACTION_TIMEOUT_MS, STANDBY_MAX_LAG, FORWARD_TIMEOUT_MS);
+            QUERY_ROW_BUDGET, CHANGE_FEED_READERS, CHANGE_FEED_RECORD_BUDGET, MAX_REQUEST_BYTES, GROUP_SESSION_TIMEOUT_MS,
+            GROUP_HEARTBEAT_INTERVAL_MS, TRANSACTION_TIMEOUT_MS, STANDBY_MAX_LAG, FORWARD_TIMEOUT_MS,
+            METRICS, METRICS_REQUIRE_KEY, CONSOLE, HEALTH_BROKER_CHECK_MS);
 
     /** The prefixes of the settings passed through to Kafka ({@link #KAFKA_PREFIX}, {@link #STREAMS_PREFIX}). */
     public static final List<String> PASS_THROUGH_PREFIXES = List.of(KAFKA_PREFIX, STREAMS_PREFIX);

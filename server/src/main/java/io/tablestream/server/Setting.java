@@ -27,6 +27,18 @@ public record Setting<T>(String name, String environmentVariable, Class<T> type,
         return new Setting<>(name, environmentVariable, String.class, defaultValue, description, s -> s);
     }
 
+    /** A text setting that takes one of {@code values} (case-insensitive), kept in lower case. */
+    static Setting<String> choice(String name, String defaultValue, String description, String... values) {
+        java.util.List<String> allowed = java.util.List.of(values);
+        return new Setting<>(name, env(name), String.class, defaultValue, description, s -> {
+            String v = s.strip().toLowerCase(Locale.ROOT);
+            if (!allowed.contains(v)) {
+                throw new IllegalArgumentException("expected one of " + String.join(", ", allowed));
+            }
+            return v;
+        });
+    }
+
     static Setting<Integer> integer(String name, int defaultValue, String description) {
         return new Setting<>(name, env(name), Integer.class, defaultValue, description, s -> Integer.parseInt(s.strip()));
     }

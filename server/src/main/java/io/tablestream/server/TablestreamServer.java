@@ -28,6 +28,8 @@ import io.tablestream.query.routing.Instance;
 import io.tablestream.query.routing.InstanceClient;
 import io.tablestream.query.routing.KeyLocator;
 import io.tablestream.query.routing.StreamsKeyLocator;
+import io.tablestream.server.operate.Operations;
+import io.tablestream.server.operate.ServerMetrics;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -95,6 +97,12 @@ public final class TablestreamServer implements AutoCloseable {
         this.processor = StreamProcessor.start(processorConfig,
                 Duration.ofMillis(config.get(ServerSettings.PROCESSOR_STARTUP_TIMEOUT_MS)), observer, answers);
         started.push(processor);
+        // operations (metrics, health, console): the registry, each module binding what it counts
+        ServerMetrics metrics = config.get(ServerSettings.METRICS) ? new ServerMetrics() : null;
+        if (metrics != null) {
+            started.push(metrics);
+            metrics.bind(processor.metrics());
+        }
 
         ResponderPool responders = new ResponderPool(16);
         started.push(responders);
@@ -112,7 +120,8 @@ public final class TablestreamServer implements AutoCloseable {
         started.push(logEnds);
 
         Map<Operation, OperationHandler> handlers = new EnumMap<>(Operation.class);
-        handlers.putAll(WriteHandlers.create(commandLog, processor.registry(), clock,
+        handlers.putAll(WriteHandlers.create(metrics != null ? metrics.commandLog(commandLog) : commandLog,
+                processor.registry(), clock,
                 Duration.ofMillis(config.get(ServerSettings.WRITE_TIMEOUT_MS)), Duration.ofSeconds(10), responders));
         Instance self = advertised.isBlank() ? null : Instance.parse(advertised);
         InstanceClient instances = new InstanceClient(Duration.ofMillis(config.get(ServerSettings.FORWARD_TIMEOUT_MS)),
@@ -138,6 +147,13 @@ public final class TablestreamServer implements AutoCloseable {
                 handlers, CorsPolicies.of(processor.registry()), clock)
                 .internalEndpoint("/_cluster", new ClusterStatus(locator, instances, processor.replicas(),
                         () -> processor.streams().state().toString(), self));
+        // ---- operations: /_metrics, /_health/*, /_console/ (docs/operations.md) ----
+        started.push(Operations.install(endpoint, metrics, processor, bootstrap,
+                config.passThrough(ServerSettings.KAFKA_PREFIX),
+                Duration.ofMillis(config.get(ServerSettings.HEALTH_BROKER_CHECK_MS)),
+                config.get(ServerSettings.METRICS_REQUIRE_KEY), config.get(ServerSettings.CONSOLE),
+                config.get(ServerSettings.HOST)));
+        // ---- end of operations ----
         int maxRequestBytes = config.get(ServerSettings.MAX_REQUEST_BYTES);
         this.http = Javalin.create(javalin -> {
             javalin.http.maxRequestSize = maxRequestBytes;

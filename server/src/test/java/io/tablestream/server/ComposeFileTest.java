@@ -154,4 +154,50 @@ class ComposeFileTest {
         assertThat(clusterIds).hasSize(1);
         assertThat(Base64.getUrlDecoder().decode(clusterIds.iterator().next())).hasSize(16);
     }
+
+    /**
+     * Every instance has a health check that asks its own port for {@code /_health/ready}; the command
+     * itself (as Compose runs it, {@code $$} read as {@code $}) is run here against a small HTTP server:
+     * it succeeds on 200 and fails on 503 and on a closed port.
+     */
+    @Test
+    @SuppressWarnings("unchecked")
+    void eachInstanceChecksItsReadinessWithACommandThatPassesOnlyOn200() throws Exception {
+        for (String service : tablestreams()) {
+            Map<String, Object> check = (Map<String, Object>) services.get(service).get("healthcheck");
+            assertThat(check).as(service + " has a health check").isNotNull();
+            List<String> test = (List<String>) check.get("test");
+            assertThat(test.subList(0, 3)).isEqualTo(List.of("CMD", "bash", "-c"));
+            String port = environment(service).get("TABLESTREAM_PORT");
+            assertThat(test.get(3)).contains("/dev/tcp/127.0.0.1/" + port + " ").contains("GET /_health/ready ");
+        }
+        String command = ((List<String>) ((Map<String, Object>) services.get(tablestreams().get(0)).get("healthcheck"))
+                .get("test")).get(3).replace("$$", "$");
+        com.sun.net.httpserver.HttpServer http = com.sun.net.httpserver.HttpServer.create(
+                new java.net.InetSocketAddress("127.0.0.1", 0), 0);
+        int[] status = {200};
+        http.createContext("/", exchange -> {
+            int code = exchange.getRequestURI().getPath().equals("/_health/ready") ? status[0] : 404;
+            exchange.sendResponseHeaders(code, -1);
+            exchange.close();
+        });
+        http.start();
+        try {
+            String local = command.replace("/dev/tcp/127.0.0.1/10002", "/dev/tcp/127.0.0.1/" + http.getAddress().getPort());
+            assertThat(run(local)).as("ready").isZero();
+            status[0] = 503;
+            assertThat(run(local)).as("not ready").isNotZero();
+        } finally {
+            http.stop(0);
+        }
+        assertThat(run(command.replace("/dev/tcp/127.0.0.1/10002", "/dev/tcp/127.0.0.1/1"))).as("nothing listening")
+                .isNotZero();
+    }
+
+    private static int run(String bashCommand) throws Exception {
+        Process p = new ProcessBuilder("bash", "-c", bashCommand).redirectErrorStream(true).start();
+        p.getInputStream().transferTo(java.io.OutputStream.nullOutputStream());
+        assertThat(p.waitFor(10, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+        return p.exitValue();
+    }
 }

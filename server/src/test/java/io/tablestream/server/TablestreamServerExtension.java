@@ -22,6 +22,10 @@ import org.junit.jupiter.api.extension.ParameterResolver;
 public final class TablestreamServerExtension implements ParameterResolver {
     public static final String EMULATOR_KEY =
             "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==";
+    /** A second account of the server, for tests that would crowd the emulator account (thousands of tables). */
+    public static final String OTHER_ACCOUNT = "otheraccount";
+    public static final String OTHER_KEY = java.util.Base64.getEncoder().encodeToString(
+            "a key of the other account, for tests only, 64 bytes long......".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
 
     /** The running server of this JVM. */
     public record RunningServer(TablestreamServer server, KafkaCluster kafka, Path dataDir) {
@@ -70,6 +74,7 @@ public final class TablestreamServerExtension implements ParameterResolver {
                     ServerSettings.KAFKA_BOOTSTRAP_SERVERS, kafka.bootstrapServers(),
                     ServerSettings.TOPIC_PREFIX, kafka.uniqueName("it"),
                     ServerSettings.PARTITIONS, 4,
+                    ServerSettings.ACCOUNTS, OTHER_ACCOUNT + ":" + OTHER_KEY,
                     // far below the default, so tests with a few thousand rows meet short and empty pages
                     ServerSettings.QUERY_ROW_BUDGET, 2_000)));
             return new ServerResource(new RunningServer(server, kafka, dataDir));

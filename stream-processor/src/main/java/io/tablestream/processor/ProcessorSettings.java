@@ -20,11 +20,12 @@ import java.util.Objects;
  * @param observer told of each applied entity change
  * @param answers when writes are answered, and where decided outcomes are handed over
  * @param transactions where the tasks note the transaction parts they decided, for status reads here
+ * @param metrics counts what the tasks do (outcomes, changes, dead letters)
  */
 public record ProcessorSettings(Topics topics, int commandPartitions, Duration expiryInterval, int expiryBatch,
                                 Duration sweepInterval, int sweepBatch, Clock clock, AppliedOffsets appliedOffsets,
                                 RegistryEvents registryEvents, ApplyObserver observer, WriteAnswers answers,
-                                TransactionProgress transactions) {
+                                TransactionProgress transactions, StreamProcessorMetrics metrics) {
     public ProcessorSettings {
         Objects.requireNonNull(topics, "topics");
         Objects.requireNonNull(expiryInterval, "expiryInterval");
@@ -35,6 +36,7 @@ public record ProcessorSettings(Topics topics, int commandPartitions, Duration e
         Objects.requireNonNull(observer, "observer");
         Objects.requireNonNull(answers, "answers");
         Objects.requireNonNull(transactions, "transactions");
+        Objects.requireNonNull(metrics, "metrics");
         if (commandPartitions < 1 || expiryBatch < 1 || sweepBatch < 1) {
             throw new IllegalArgumentException("partitions and batch sizes must be positive");
         }
@@ -44,13 +46,14 @@ public record ProcessorSettings(Topics topics, int commandPartitions, Duration e
                              Duration sweepInterval, int sweepBatch, Clock clock, AppliedOffsets appliedOffsets,
                              RegistryEvents registryEvents, ApplyObserver observer, WriteAnswers answers) {
         this(topics, commandPartitions, expiryInterval, expiryBatch, sweepInterval, sweepBatch, clock, appliedOffsets,
-                registryEvents, observer, answers, new TransactionProgress());
+                registryEvents, observer, answers, new TransactionProgress(), new StreamProcessorMetrics(commandPartitions));
     }
 
     /** Defaults for everything but the topics, partitions and clock. */
     public static ProcessorSettings defaults(Topics topics, int commandPartitions, Clock clock) {
         return new ProcessorSettings(topics, commandPartitions, Duration.ofSeconds(1), 1000, Duration.ofSeconds(5),
                 5000, clock, new AppliedOffsets(), new RegistryEvents(), ApplyObserver.NONE,
-                WriteAnswers.atDecision(WriteAnswers.Handoff.NONE));
+                WriteAnswers.atDecision(WriteAnswers.Handoff.NONE), new TransactionProgress(),
+                new StreamProcessorMetrics(commandPartitions));
     }
 }

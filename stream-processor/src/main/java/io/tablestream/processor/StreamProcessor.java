@@ -10,6 +10,7 @@ import io.tablestream.processor.store.AppliedOffsets;
 import io.tablestream.processor.store.EntityStore;
 import io.tablestream.processor.store.LocalReplicas;
 import io.tablestream.processor.store.RegistryEvents;
+import io.tablestream.processor.store.TransactionProgress;
 import io.tablestream.core.registry.TableRegistry;
 import java.time.Duration;
 import java.time.Instant;
@@ -77,7 +78,7 @@ public final class StreamProcessor implements AutoCloseable {
         });
         this.settings = new ProcessorSettings(topics, commandPartitions, Duration.ofSeconds(1), 1000,
                 Duration.ofSeconds(5), 5000, config.clock(), new AppliedOffsets(), new RegistryEvents(), observer,
-                answers);
+                answers, new TransactionProgress(), new StreamProcessorMetrics(commandPartitions));
         this.streams = new KafkaStreams(TablestreamTopology.build(settings), streamsProperties(config),
                 new CommitNotifyingClientSupplier());
         this.streams.setUncaughtExceptionHandler(this::onThreadFailure);
@@ -86,6 +87,8 @@ public final class StreamProcessor implements AutoCloseable {
         this.replicas = new StreamsLocalReplicas(streams, LAG_REFRESH,
                 clientSettings(config, ConsumerConfig.configNames(), "lag-reader"), topics.commands().name());
         this.registry = new StreamsTableRegistry(streams, settings.registryEvents());
+        settings.metrics().attach(streams, topics.commands().name(),
+                config.stateDir().resolve(applicationId(config)));
     }
 
     /** Installs the topics and starts processing; returns once the processor is RUNNING (bounded by {@code timeout}). */
@@ -180,6 +183,7 @@ public final class StreamProcessor implements AutoCloseable {
         CountDownLatch running = new CountDownLatch(1);
         streams.setStateListener((now, before) -> {
             LOG.info("Stream processor {} -> {}", before, now);
+            settings.metrics().stateChanged(now, before);
             if (now == KafkaStreams.State.RUNNING) {
                 running.countDown();
             }
@@ -312,6 +316,11 @@ public final class StreamProcessor implements AutoCloseable {
         return settings.registryEvents();
     }
 
+    /** This processor's metrics, to bind to a registry (Kafka Streams' own among them); closed with the processor. */
+    public StreamProcessorMetrics metrics() {
+        return settings.metrics();
+    }
+
     public boolean isRunning() {
         return streams.state() == KafkaStreams.State.RUNNING;
     }
@@ -338,5 +347,6 @@ public final class StreamProcessor implements AutoCloseable {
             LOG.warn("The stream processor did not stop within 30 s");
         }
         admin.close(Duration.ofSeconds(5));
+        settings.metrics().close();
     }
 }

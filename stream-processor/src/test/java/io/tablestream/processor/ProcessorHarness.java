@@ -69,7 +69,8 @@ final class ProcessorHarness implements AutoCloseable {
     ProcessorHarness(int commandPartitions) {
         settings = new ProcessorSettings(topics, commandPartitions, Duration.ofSeconds(1), 1000, Duration.ofSeconds(5),
                 2, clock, new io.tablestream.processor.store.AppliedOffsets(),
-                new io.tablestream.processor.store.RegistryEvents(), ApplyObserver.NONE, WriteAnswers.atDecision(handedOff::add));
+                new io.tablestream.processor.store.RegistryEvents(), ApplyObserver.NONE, WriteAnswers.atDecision(handedOff::add),
+                new io.tablestream.processor.store.TransactionProgress(), new StreamProcessorMetrics(commandPartitions));
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "processor-test");
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");

@@ -1,6 +1,7 @@
 package io.tablestream.bench.lean;
 
 import io.tablestream.bench.Percentiles;
+import io.tablestream.bench.ServerCpu;
 import io.tablestream.bench.lean.LeanTableClient.Answer;
 import io.tablestream.bench.lean.LeanTableClient.BatchAnswer;
 import io.tablestream.bench.lean.LeanTableClient.BatchOperation;
@@ -27,11 +28,13 @@ import java.util.function.LongFunction;
  * <pre>
  * LeanLoad --endpoint URL [--target NAME] [--workloads insert,upsert,merge,batch,read]
  *          [--concurrency 1,16] [--duration 10] [--warmup 3] [--batch-size 100]
- *          [--account-name devstoreaccount1] [--account-key KEY]
+ *          [--account-name devstoreaccount1] [--account-key KEY] [--server-pid PID]
  * </pre>
  *
  * Prints per workload and concurrency:
- * {@code RESULT <target> lean <workload>-c<N> <rate> <p50_ms> <p99_ms> <unit> <requests> <seconds>}.
+ * {@code RESULT <target> lean <workload>-c<N> <rate> <p50_ms> <p99_ms> <unit> <requests> <seconds>}, and with
+ * {@code --server-pid} (Linux) the server's CPU time in the measured period:
+ * {@code CPU <target> lean <workload>-c<N> <cpu_ms> <requests> <cpu_us_per_request>}.
  */
 public final class LeanLoad {
     private static final String EMULATOR_KEY =
@@ -59,7 +62,7 @@ public final class LeanLoad {
         if (endpoint == null) {
             System.err.println("Usage: LeanLoad --endpoint URL [--target NAME] [--workloads insert,upsert,merge,batch,read]"
                     + " [--concurrency 1,16] [--duration 10] [--warmup 3] [--batch-size 100] [--account-name N]"
-                    + " [--account-key K]");
+                    + " [--account-key K] [--server-pid PID]");
             System.exit(2);
         }
         String target = o.getOrDefault("--target", "target");
@@ -71,6 +74,7 @@ public final class LeanLoad {
         double duration = Double.parseDouble(o.getOrDefault("--duration", "10"));
         double warmUp = Double.parseDouble(o.getOrDefault("--warmup", "3"));
         int batchSize = Integer.parseInt(o.getOrDefault("--batch-size", "100"));
+        long serverPid = Long.parseLong(o.getOrDefault("--server-pid", "0"));
         String sas = LeanTableClient.accountSas(endpoint, o.getOrDefault("--account-name", "devstoreaccount1"),
                 o.getOrDefault("--account-key", EMULATOR_KEY));
         LeanTableClient client = new LeanTableClient(endpoint, sas);
@@ -85,7 +89,7 @@ public final class LeanLoad {
         for (String name : workloads) {
             Workload w = workload(name.strip(), client, table, batchSize, sequence);
             for (int concurrency : concurrencies) {
-                run(target, w, concurrency, warmUp, duration);
+                run(target, w, concurrency, warmUp, duration, serverPid);
             }
         }
     }
@@ -176,8 +180,8 @@ public final class LeanLoad {
     }
 
     /** Keeps {@code concurrency} requests in flight for the warm-up, then for the measured period. */
-    private static void run(String target, Workload w, int concurrency, double warmUpSeconds, double seconds)
-            throws Exception {
+    private static void run(String target, Workload w, int concurrency, double warmUpSeconds, double seconds,
+                            long serverPid) throws Exception {
         Semaphore inFlight = new Semaphore(concurrency);
         Percentiles latency = new Percentiles();
         AtomicLong units = new AtomicLong();
@@ -188,6 +192,7 @@ public final class LeanLoad {
         long measureUntil = measureFrom + (long) (seconds * 1e9);
         long lastEnd = measureFrom;
         AtomicLong lastCompletion = new AtomicLong(measureFrom);
+        long cpuFrom = -1;
         for (long i = 0; wrong.get() == null; i++) {
             inFlight.acquire();
             long t0 = System.nanoTime();
@@ -196,6 +201,9 @@ public final class LeanLoad {
                 break;
             }
             boolean measured = t0 >= measureFrom;
+            if (measured && cpuFrom < 0 && serverPid > 0) {
+                cpuFrom = ServerCpu.millis(serverPid);
+            }
             w.request().apply(i).whenComplete((r, e) -> {
                 long t1 = System.nanoTime();
                 if (e != null) {
@@ -221,6 +229,11 @@ public final class LeanLoad {
         System.out.printf(Locale.ROOT, "RESULT %s lean %s-c%d %.0f %.2f %.2f %s %d %.1f%n", target, w.name(), concurrency,
                 units.get() / measuredSeconds, latency.millis(50), latency.millis(99), w.unit(), requests.get(),
                 measuredSeconds);
+        if (cpuFrom >= 0) {
+            long cpu = ServerCpu.millis(serverPid) - cpuFrom;
+            System.out.printf(Locale.ROOT, "CPU %s lean %s-c%d %d %d %.1f%n", target, w.name(), concurrency, cpu,
+                    requests.get(), cpu * 1000.0 / Math.max(1, requests.get()));
+        }
         System.out.flush();
     }
 

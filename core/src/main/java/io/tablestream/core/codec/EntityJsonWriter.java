@@ -86,6 +86,22 @@ public final class EntityJsonWriter {
         }
     }
 
+    /**
+     * An entity as one self-describing JSON object, without control information: its keys, its
+     * Timestamp (when stored) and its properties, each annotated with {@code @odata.type} where the
+     * JSON value alone does not say its type (as at minimal metadata). Azure's own entity JSON, which
+     * a Table service reads back as the same typed entity: the line of the tablestream command's JSON
+     * Lines files and of its change-feed tail.
+     */
+    public static void writeSelfDescribing(OutputStream out, Entity entity) throws IOException {
+        try (JsonGenerator g = JsonSupport.generator(out)) {
+            g.writeStartObject();
+            writeMembers(g, null, new Entity(entity.partitionKey(), entity.rowKey(), entity.timestamp(), null,
+                    entity.properties()), MetadataLevel.MINIMAL, Select.all());
+            g.writeEndObject();
+        }
+    }
+
     /** The members of an entity object (no braces, no {@code odata.metadata}). */
     static void writeMembers(JsonGenerator g, ODataContext context, Entity entity, MetadataLevel level,
                              Select projection) throws IOException {

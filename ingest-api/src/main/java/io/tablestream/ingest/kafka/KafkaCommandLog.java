@@ -1,5 +1,6 @@
 package io.tablestream.ingest.kafka;
 
+import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
 import io.tablestream.core.command.Command;
 import io.tablestream.core.command.CommandKey;
 import io.tablestream.core.command.Outcome;
@@ -11,6 +12,7 @@ import io.tablestream.schemas.LogCodecs;
 import io.tablestream.schemas.LogPartitioner;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
@@ -249,6 +251,14 @@ public final class KafkaCommandLog implements CommandLog, AutoCloseable {
         LOG.error("Command {} could not be appended", command.id(), error);
         return TableServiceException.of(ErrorCode.INTERNAL_ERROR, "The command log refused the write; it was not applied.",
                 error);
+    }
+
+    /**
+     * Binders of this log's Kafka client metrics (the producer's and the outcome consumer's) for
+     * Micrometer, as {@code kafka_producer_*} and {@code kafka_consumer_*}; close them before the log.
+     */
+    public List<KafkaClientMetrics> clientMetrics() {
+        return List.of(new KafkaClientMetrics(producer), new KafkaClientMetrics(outcomes.consumerForMetrics()));
     }
 
     @Override

@@ -75,6 +75,11 @@ final class OutcomeListener implements AutoCloseable {
         }
     }
 
+    /** The consumer, for its metrics only (they may be read from any thread; nothing else may be called). */
+    KafkaConsumer<String, byte[]> consumerForMetrics() {
+        return consumer;
+    }
+
     private void run() {
         try {
             while (running) {

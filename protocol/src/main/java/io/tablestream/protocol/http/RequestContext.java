@@ -14,6 +14,7 @@ public final class RequestContext {
 
     private final String requestId = UUID.randomUUID().toString();
     private final Instant receivedAt;
+    private final long startedNanos = System.nanoTime();
     private final String clientRequestId;
     private final String version;
     private String account;
@@ -36,6 +37,11 @@ public final class RequestContext {
 
     public Instant receivedAt() {
         return receivedAt;
+    }
+
+    /** {@link System#nanoTime()} when the pipeline took the request: what its latency is measured from. */
+    public long startedNanos() {
+        return startedNanos;
     }
 
     /** The client's {@code x-ms-client-request-id}, echoed in the response; may be null. */

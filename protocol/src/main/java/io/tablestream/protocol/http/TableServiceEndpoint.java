@@ -48,7 +48,9 @@ public final class TableServiceEndpoint {
 
     private final Authenticator authenticator;
     private final Map<Operation, OperationHandler> handlers;
-    private final Map<String, OperationHandler> internalEndpoints = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Map<String, InternalEndpoint> internalEndpoints = new java.util.concurrent.ConcurrentHashMap<>();
+    /** Told of every completed request; {@code null} when nobody listens. */
+    private volatile RequestObserver observer;
     private final CorsPolicies cors;
     private final Clock clock;
     /** The server's request body limit, read when a request arrives (set in {@link #install}). */
@@ -83,11 +85,30 @@ public final class TableServiceEndpoint {
      * {@link Authenticator#authenticateAccountKey}), with errors written like every other.
      */
     public TableServiceEndpoint internalEndpoint(String path, OperationHandler handler) {
+        return internalEndpoint(path, InternalAccess.ACCOUNT_KEY, handler);
+    }
+
+    /**
+     * Adds an endpoint that is not Azure's, at {@code path} (which starts with {@code /_}), answering
+     * GET (and HEAD: the same answer without its body) only, to whom {@code access} allows. A path
+     * ending in {@code /} takes every path below it
+     * too (the longest registered prefix wins); the handler reads the rest from the request URI.
+     */
+    public TableServiceEndpoint internalEndpoint(String path, InternalAccess access, OperationHandler handler) {
         if (!path.startsWith("/_")) {
             throw new IllegalArgumentException("endpoints that are not Azure's live under /_: " + path);
         }
-        internalEndpoints.put(path, handler);
+        internalEndpoints.put(path, new InternalEndpoint(access, handler));
         return this;
+    }
+
+    /** Tells {@code observer} of every request once answered (one observer; metrics). */
+    public TableServiceEndpoint observe(RequestObserver observer) {
+        this.observer = observer;
+        return this;
+    }
+
+    private record InternalEndpoint(InternalAccess access, OperationHandler handler) {
     }
 
     /**
@@ -105,6 +126,7 @@ public final class TableServiceEndpoint {
         config.routes.exception(Exception.class, this::onException);
         // After every request, whatever became of it (Javalin runs after-handlers past exceptions).
         config.routes.after(this::addCorsHeaders);
+        config.routes.after(this::notifyObserver);
         // Javalin's own answers (413 for a body over the size limit, ...) get the service's error too.
         config.routes.exception(HttpResponseException.class, this::onException);
         // What Jetty refuses before routing (bad URI, oversized head) as well.
@@ -146,16 +168,41 @@ public final class TableServiceEndpoint {
     }
 
     private void handleInternal(RequestContext request, Context http) throws Exception {
-        OperationHandler handler = internalEndpoints.get(http.req().getRequestURI());
-        if (handler == null) {
+        InternalEndpoint endpoint = internalEndpoint(http.req().getRequestURI());
+        if (endpoint == null) {
             throw TableServiceException.of(ErrorCode.INVALID_URI, "The request URI addresses nothing the service has.");
         }
-        if (!http.req().getMethod().equals("GET")) {
+        if (!http.req().getMethod().equals("GET") && !http.req().getMethod().equals("HEAD")) {
             throw TableServiceException.of(ErrorCode.UNSUPPORTED_HTTP_VERB,
                     "The resource does not support the HTTP verb " + http.req().getMethod() + ".");
         }
-        request.caller(authenticator.authenticateAccountKey(request, http));
-        handler.handle(request, http);
+        if (endpoint.access() == InternalAccess.ACCOUNT_KEY) {
+            request.caller(authenticator.authenticateAccountKey(request, http));
+        }
+        endpoint.handler().handle(request, http);
+    }
+
+    /** The endpoint registered at {@code path}, else the one at the longest registered prefix ending in {@code /}. */
+    private InternalEndpoint internalEndpoint(String path) {
+        InternalEndpoint exact = internalEndpoints.get(path);
+        if (exact != null) {
+            return exact;
+        }
+        for (int slash = path.lastIndexOf('/'); slash > 0; slash = path.lastIndexOf('/', slash - 1)) {
+            InternalEndpoint prefix = internalEndpoints.get(path.substring(0, slash + 1));
+            if (prefix != null) {
+                return prefix;
+            }
+        }
+        return null;
+    }
+
+    private void notifyObserver(Context http) {
+        RequestObserver o = observer;
+        RequestContext request = http.attribute(CONTEXT_ATTRIBUTE);
+        if (o != null && request != null) {
+            o.completed(request, http, http.status().getCode(), System.nanoTime() - request.startedNanos());
+        }
     }
 
     private void onException(Exception e, Context http) {

@@ -24,6 +24,11 @@ public final class BoundedRocksDbMemory implements RocksDBConfigSetter {
     private static final Cache CACHE = new LRUCache(TOTAL_BYTES, -1, false, 0.1);
     private static final WriteBufferManager WRITE_BUFFERS = new WriteBufferManager(WRITE_BUFFER_BYTES, CACHE);
 
+    /** Bytes the shared block cache holds now, the memtables charged to it included. */
+    public static long usedBytes() {
+        return CACHE.getUsage();
+    }
+
     @Override
     public void setConfig(String storeName, Options options, Map<String, Object> configs) {
         BlockBasedTableConfig table = (BlockBasedTableConfig) options.tableFormatConfig();

@@ -103,7 +103,7 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
     @Override
     public void init(ProcessorContext<byte[], byte[]> context) {
         this.context = context;
-        this.outputs = new Outputs(context);
+        this.outputs = new Outputs(context, settings.metrics());
         this.taskState = new TaskState(context.getStateStore(StoreNames.TASK_META));
         this.history = new HistoryRows(context.getStateStore(StoreNames.HISTORY));
         this.tableNames = context.getStateStore(StoreNames.TABLE_NAMES);

@@ -9,6 +9,7 @@ import io.tablestream.core.command.TableAnnouncement;
 import io.tablestream.core.error.ErrorCode;
 import io.tablestream.core.model.AccountRecord;
 import io.tablestream.core.model.TableRecord;
+import io.tablestream.processor.StreamProcessorMetrics;
 import io.tablestream.schemas.LogCodecs;
 import java.nio.charset.StandardCharsets;
 import org.apache.kafka.common.header.internals.RecordHeaders;
@@ -28,17 +29,21 @@ final class Outputs {
     static final String SOURCE_OFFSET_HEADER = "tablestream.source.offset";
 
     private final ProcessorContext<byte[], byte[]> context;
+    private final StreamProcessorMetrics metrics;
 
-    Outputs(ProcessorContext<byte[], byte[]> context) {
+    Outputs(ProcessorContext<byte[], byte[]> context, StreamProcessorMetrics metrics) {
         this.context = context;
+        this.metrics = metrics;
     }
 
     void outcome(Outcome outcome, long timestamp) {
+        metrics.decided(outcome.partition(), outcome.succeeded(), timestamp);
         String key = outcome.replyTo() != null ? outcome.replyTo() : outcome.commandId();
         context.forward(new Record<>(utf8(key), LogCodecs.OUTCOME.encode(outcome), timestamp), Sinks.OUTCOMES);
     }
 
     void change(ChangeEvent event, long timestamp) {
+        metrics.changed(event.change().type());
         String key = CommandKey.forEntity(event.account(), event.change().tableId(), event.change().partitionKey()).value();
         context.forward(new Record<>(utf8(key), LogCodecs.CHANGE_EVENT.encode(event), timestamp), Sinks.CHANGES);
     }
@@ -80,6 +85,7 @@ final class Outputs {
 
     void deadLetter(byte[] key, byte[] value, ErrorCode code, String message, int partition, long offset,
                     long timestamp) {
+        metrics.deadLettered(code);
         RecordHeaders headers = new RecordHeaders();
         headers.add(ERROR_CODE_HEADER, utf8(code.code()));
         headers.add(ERROR_MESSAGE_HEADER, utf8(message == null ? code.defaultMessage() : message));

@@ -37,6 +37,9 @@ public final class StoreNames {
     public static final String TRANSACTIONS = "transactions";
     /** Per task: entities with a time-to-live, by expiry time. */
     public static final String EXPIRY = "expiry";
+    /** Every store above. */
+    public static final java.util.List<String> ALL = java.util.List.of(ENTITIES, REGISTRY, TASK_META, TABLE_NAMES,
+            ACCOUNTS, PARTITION_TABLES, EXPIRY, HISTORY, INDEXES, INDEX_BUILDS, TRANSACTIONS);
 
     private StoreNames() {
     }

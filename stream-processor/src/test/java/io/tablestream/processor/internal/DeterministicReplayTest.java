@@ -26,6 +26,7 @@ import io.tablestream.processor.ApplyObserver;
 import io.tablestream.processor.MutableClock;
 import io.tablestream.processor.ProcessorSettings;
 import io.tablestream.processor.Topics;
+import io.tablestream.processor.StreamProcessorMetrics;
 import io.tablestream.processor.WriteAnswers;
 import io.tablestream.processor.decide.EntityDecider;
 import io.tablestream.processor.store.AppliedOffsets;
@@ -326,7 +327,8 @@ class DeterministicReplayTest {
             store(StoreNames.REGISTRY, Serdes.String());
             ProcessorSettings settings = new ProcessorSettings(TOPICS, 1, Duration.ofSeconds(1), 1000,
                     Duration.ofSeconds(5), 1000, clock, new AppliedOffsets(), new RegistryEvents(), ApplyObserver.NONE,
-                    WriteAnswers.atDecision(handedOff::add));
+                    WriteAnswers.atDecision(handedOff::add), new io.tablestream.processor.store.TransactionProgress(),
+                    new StreamProcessorMetrics(1));
             processor = new CommandProcessor(settings);
             processor.init(context);
         }
