@@ -277,6 +277,46 @@ class TopologyTest {
     }
 
     @Test
+    void theHistorySweepKeepsTheVersionInForceAtTheRetentionHorizonUnlessItIsADelete() {
+        Outcome created = h.send(TableCommand.create(header(), TableName.of("Audit"), null, 60));
+        long t = created.table().tableId();
+        h.insert(t, "Audit", "p", "kept", Map.of("V", EdmInt32.of(1)));
+        h.clock.advance(Duration.ofSeconds(1));
+        h.write(t, "Audit", "p", EntityOperation.of(Type.REPLACE, "kept", null, Map.of("V", EdmInt32.of(2))));
+        h.insert(t, "Audit", "p", "gone", Map.of());
+        h.clock.advance(Duration.ofSeconds(1));
+        h.write(t, "Audit", "p", EntityOperation.delete("gone", null));
+
+        for (int round = 0; round < 6; round++) { // every version past the retention; 2 examined per round
+            h.advance(Duration.ofSeconds(61));
+        }
+
+        // "kept": its newest version (V=2) stays, the older one goes; "gone": its delete and its insert go
+        assertThat(versionsOf(t, "p", "kept")).singleElement()
+                .satisfies(version -> assertThat(version.change().newVersion().entity().properties())
+                        .containsEntry("V", EdmInt32.of(2)));
+        assertThat(versionsOf(t, "p", "gone")).isEmpty();
+    }
+
+    private List<ChangeEvent> versionsOf(long tableId, String pk, String rk) {
+        org.apache.kafka.streams.state.KeyValueStore<org.apache.kafka.common.utils.Bytes, byte[]> store =
+                h.driver.getKeyValueStore(StoreNames.HISTORY);
+        io.tablestream.core.codec.ByteRange range = io.tablestream.core.codec.KeyCodec.versions(
+                io.tablestream.core.model.EntityKey.of(tableId, pk, rk), null);
+        List<ChangeEvent> out = new java.util.ArrayList<>();
+        try (var it = store.range(org.apache.kafka.common.utils.Bytes.wrap(range.fromInclusive()),
+                org.apache.kafka.common.utils.Bytes.wrap(range.toExclusive()))) {
+            while (it.hasNext()) {
+                var kv = it.next();
+                if (range.contains(kv.key.get())) {
+                    out.add(LogCodecs.CHANGE_EVENT.decode(kv.value));
+                }
+            }
+        }
+        return out;
+    }
+
+    @Test
     void deletingAMissingTableFailsWithResourceNotFound() {
         Outcome o = h.send(TableCommand.delete(header(), TableName.of("Nope")));
 

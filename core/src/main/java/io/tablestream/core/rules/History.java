@@ -33,6 +33,17 @@ public final class History {
                 now.epochTicks() - retentionSeconds * EdmDateTime.TICKS_PER_SECOND));
     }
 
+    /**
+     * What a read at {@code asOf} answers from the version of an entity in force then (the newest
+     * written at or before it): its entity, unless it was a delete or an expiry or had expired by
+     * then.
+     */
+    public static java.util.Optional<io.tablestream.core.model.StoredEntity> stateAt(
+            io.tablestream.core.command.ChangeEvent version, EdmDateTime asOf) {
+        io.tablestream.core.model.StoredEntity s = version.change().newVersion();
+        return s == null || s.isExpiredAt(asOf) ? java.util.Optional.empty() : java.util.Optional.of(s);
+    }
+
     /** Whether a version written at {@code writtenAt} is still kept at {@code now}. */
     public static boolean kept(EdmDateTime writtenAt, EdmDateTime now, int retentionSeconds) {
         return writtenAt.epochTicks() >= horizon(now, retentionSeconds).epochTicks();

@@ -43,6 +43,7 @@ import io.tablestream.query.plan.HistoryPage;
 import io.tablestream.query.plan.Page;
 import io.tablestream.query.plan.PageMerge;
 import io.tablestream.query.plan.PageReader;
+import io.tablestream.query.plan.PointInTime;
 import io.tablestream.query.plan.PartialPages;
 import io.tablestream.query.routing.Instance;
 import io.tablestream.query.routing.InstanceClient;
@@ -217,8 +218,11 @@ public final class ReadHandlers {
         int partition = locator.partitionOf(key);
         EntityKey entityKey = EntityKey.of(table.tableId(), item.partitionKey(), item.rowKey());
         String token = http.header(Headers.SESSION_TOKEN);
+        Optional<EdmDateTime> asOf = asOf(request, http, table);
         ReplicaRouting.LocalRead local = replica -> readHere(List.of(partition), replica, token,
-                copies -> store.get(copies.apply(partition), partition, entityKey)).thenAccept(found -> {
+                copies -> asOf.isPresent()
+                        ? store.getAsOf(copies.apply(partition), partition, entityKey, asOf.get())
+                        : store.get(copies.apply(partition), partition, entityKey)).thenAccept(found -> {
                     Entity entity = found.orElseThrow(() -> TableServiceException.of(ErrorCode.RESOURCE_NOT_FOUND))
                             .entity();
                     ResponseHeaders.odata(http, request, level.contentType());
@@ -293,7 +297,9 @@ public final class ReadHandlers {
                 http.queryParam("$top"), http.queryParam(OrderBy.PARAMETER), http.queryParam("NextPartitionKey"),
                 http.queryParam("NextRowKey"), request.caller().readableKeys(table.name().value()));
         // an index yields rows in ascending key order only
-        EntityQuery query = asked.order().descending() ? asked : asked.usingIndexes(table.indexes());
+        Optional<EdmDateTime> asOf = asOf(request, http, table);
+        EntityQuery query = asOf.isPresent() ? asked.asOf(asOf.get())
+                : asked.order().descending() ? asked : asked.usingIndexes(table.indexes());
         query.index().ifPresent(choice -> http.header(Headers.INDEX, choice.index().name()));
         MetadataLevel level = ODataResponses.level(http);
         ODataContext odata = ODataResponses.context(http, request).withTable(table.name());
@@ -316,8 +322,9 @@ public final class ReadHandlers {
                         "A count takes $filter (and a continuation) only, not " + option + ".");
             }
         }
-        EntityQuery query = EntityQuery.count(http.queryParam("$filter"), http.queryParam("NextPartitionKey"),
+        EntityQuery counted = EntityQuery.count(http.queryParam("$filter"), http.queryParam("NextPartitionKey"),
                 http.queryParam("NextRowKey"), request.caller().readableKeys(table.name().value()));
+        EntityQuery query = asOf(request, http, table).map(counted::asOf).orElse(counted);
         read(request, http, table, query, page -> {
             ResponseHeaders.standard(http, request);
             continuationHeaders(http, page);
@@ -373,6 +380,12 @@ public final class ReadHandlers {
             return;
         }
         complete(http, new ScatterGather(request, http, tableId, query, visible, token).run().thenAccept(answer));
+    }
+
+    /** The past time a read asks for ({@link PointInTime}), checked against the table; empty for a plain read. */
+    private static Optional<EdmDateTime> asOf(RequestContext request, Context http, TableRecord table) {
+        return PointInTime.parse(http.queryParam(PointInTime.PARAMETER), table, EdmDateTime.of(request.receivedAt()),
+                http.header(Headers.FORWARDED) != null);
     }
 
     private static void continuationHeaders(Context http, Page page) {

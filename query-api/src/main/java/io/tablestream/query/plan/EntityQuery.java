@@ -7,6 +7,7 @@ import io.tablestream.core.filter.Filter;
 import io.tablestream.core.filter.KeyRange;
 import io.tablestream.core.filter.OrderBy;
 import io.tablestream.core.filter.Select;
+import io.tablestream.core.model.EdmDateTime;
 import io.tablestream.core.model.Entity;
 import io.tablestream.core.model.IndexDefinition;
 import io.tablestream.core.model.KeyOrder;
@@ -20,11 +21,17 @@ import java.util.Optional;
  * what the caller may read), the projection, the page size, the order and where to resume. A
  * descending query fixes its PartitionKey ({@link OrderBy}); its continuation is the next key
  * down, and the client sends {@code $orderby} again with it, as it does {@code $filter}. It
- * also names the secondary index that answers part of the predicate, if the table has one.
+ * also names the secondary index that answers part of the predicate, if the table has one, and
+ * the past time it is read at, if it is a point-in-time read.
  */
 public record EntityQuery(Filter filter, KeyRange keys, Select select, int top,
                           Optional<EntityContinuation> resumeAt, KeyOrder order, boolean keysOnly,
-                          Optional<IndexChoice> index) {
+                          Optional<IndexChoice> index, Optional<EdmDateTime> asOf) {
+
+    public EntityQuery(Filter filter, KeyRange keys, Select select, int top, Optional<EntityContinuation> resumeAt,
+                       KeyOrder order, boolean keysOnly, Optional<IndexChoice> index) {
+        this(filter, keys, select, top, resumeAt, order, keysOnly, index, Optional.empty());
+    }
 
     /** A query in the service's order (ascending keys). */
     public EntityQuery(Filter filter, KeyRange keys, Select select, int top, Optional<EntityContinuation> resumeAt) {
@@ -33,7 +40,17 @@ public record EntityQuery(Filter filter, KeyRange keys, Select select, int top,
 
     /** This query reading through whichever of {@code indexes} answers part of its filter. */
     public EntityQuery usingIndexes(List<IndexDefinition> indexes) {
-        return new EntityQuery(filter, keys, select, top, resumeAt, order, keysOnly, IndexChoice.choose(filter, indexes));
+        return new EntityQuery(filter, keys, select, top, resumeAt, order, keysOnly, IndexChoice.choose(filter, indexes),
+                asOf);
+    }
+
+    /**
+     * This query read as of a past time (a point-in-time read, {@link io.tablestream.core.rules.History}):
+     * from the entity history, which has no secondary index.
+     */
+    public EntityQuery asOf(EdmDateTime time) {
+        return new EntityQuery(filter, keys, select, top, resumeAt, order, keysOnly, Optional.empty(),
+                Optional.of(time));
     }
 
     /**

@@ -119,6 +119,9 @@ public final class PageReader {
      */
     private CloseableIterator<StoredEntity> cursor(long tableId, EntityQuery query, StoreReplica replica, int partition,
                                                    ByteRange range, int rowBudget) {
+        if (query.asOf().isPresent()) {
+            return store.scanAsOf(replica, partition, range, query.order(), query.asOf().get());
+        }
         // An index yields its rows in ascending key order: a newest-first query scans.
         if (query.index().isPresent() && !query.order().descending()) {
             IndexChoice choice = query.index().get();

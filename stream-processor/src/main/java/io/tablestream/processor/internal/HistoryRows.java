@@ -9,6 +9,7 @@ import io.tablestream.core.model.TableRecord;
 import io.tablestream.core.rules.History;
 import io.tablestream.schemas.LogCodecs;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -29,6 +30,9 @@ final class HistoryRows {
     private final KeyValueStore<Bytes, byte[]> history;
     /** Where the next sweep round starts (in memory: after a restart the sweep starts over). */
     private byte[] sweepFrom;
+    /** The entity whose versions the sweep is among, and whether it kept one older than the retention. */
+    private byte[] sweepEntity;
+    private boolean keptInForce;
 
     HistoryRows(KeyValueStore<Bytes, byte[]> history) {
         this.history = history;
@@ -42,7 +46,9 @@ final class HistoryRows {
     }
 
     /**
-     * Removes versions past their table's retention at {@code now}, and every version of a table
+     * Removes versions past their table's retention at {@code now} — except, per entity, the newest
+     * of them unless it is a delete or an expiry: the version still in force at the retention
+     * horizon, which a point-in-time read at any time within the retention may need — and every version of a table
      * deleted or no longer keeping history, examining at most {@code budget} versions, from where
      * the last round stopped (round and round the store). Versions of a table this task does not
      * know (yet) are kept.
@@ -69,13 +75,26 @@ final class HistoryRows {
                     continue;
                 }
                 TableRecord t = table.get();
-                if (!t.isActive() || !t.keepsHistory()
-                        || !History.kept(KeyCodec.versionTime(key), now, t.historyRetentionSeconds())) {
+                byte[] entity = Arrays.copyOf(key, key.length - Long.BYTES);
+                if (sweepEntity == null || !Arrays.equals(entity, sweepEntity)) {
+                    sweepEntity = entity;
+                    keptInForce = false;
+                }
+                if (!t.isActive() || !t.keepsHistory()) {
                     doomed.add(kv.key);
+                } else if (!History.kept(KeyCodec.versionTime(key), now, t.historyRetentionSeconds())) {
+                    // versions come newest first: the first one past the retention was in force at its horizon
+                    if (keptInForce || LogCodecs.CHANGE_EVENT.decode(kv.value).change().newVersion() == null) {
+                        doomed.add(kv.key);
+                    }
+                    keptInForce = true;
                 }
             }
         }
         sweepFrom = next;
+        if (next == null) {
+            sweepEntity = null;
+        }
         doomed.forEach(history::delete);
         return doomed.size();
     }

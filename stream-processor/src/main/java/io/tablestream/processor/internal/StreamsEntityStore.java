@@ -16,6 +16,7 @@ import io.tablestream.core.model.KeyOrder;
 import io.tablestream.core.model.StoredEntity;
 import io.tablestream.core.error.ErrorCode;
 import io.tablestream.core.error.TableServiceException;
+import io.tablestream.core.rules.History;
 import io.tablestream.processor.store.AppliedOffsets;
 import io.tablestream.processor.store.CloseableIterator;
 import io.tablestream.processor.store.EntityStore;
@@ -149,6 +150,31 @@ public final class StreamsEntityStore implements EntityStore {
                 it.close();
             }
         };
+    }
+
+    @Override
+    public CloseableIterator<StoredEntity> scanAsOf(StoreReplica replica, int partition, ByteRange range,
+                                                    KeyOrder order, EdmDateTime asOf) {
+        if (range.isEmpty()) {
+            return new AsOfCursor(null, range, asOf);
+        }
+        ReadOnlyKeyValueStore<Bytes, byte[]> store = QueryableStores.keyValue(streams, StoreNames.HISTORY, partition,
+                replica);
+        if (!applied.readable(partition)) {
+            throw TableServiceException.of(ErrorCode.SERVER_BUSY,
+                    "The data is being recovered after a restart; retry shortly.");
+        }
+        try {
+            // An entity's versions are its key followed by 8 bytes; query bounds never fall
+            // between an entity key and its extensions, so the same byte range holds exactly the
+            // versions of the range's entities (the entity part is checked all the same).
+            Bytes from = Bytes.wrap(range.fromInclusive());
+            Bytes to = Bytes.wrap(range.toExclusive());
+            return new AsOfCursor(order.descending() ? store.reverseRange(from, to) : store.range(from, to), range,
+                    asOf);
+        } catch (InvalidStateStoreException e) {
+            throw QueryableStores.translate(e);
+        }
     }
 
     @Override
@@ -321,6 +347,74 @@ public final class StreamsEntityStore implements EntityStore {
         public void close() {
             if (source != null) {
                 source.close();
+            }
+        }
+    }
+
+    /**
+     * The entities of a range as they were at a time, from the history store: groups the versions
+     * of each entity (consecutive keys, newest first ascending, oldest first descending), takes the
+     * newest written at or before the time, decodes only that one, and skips entities absent then.
+     */
+    private static final class AsOfCursor implements CloseableIterator<StoredEntity> {
+        private final KeyValueIterator<Bytes, byte[]> it;
+        private final ByteRange range;
+        private final EdmDateTime asOf;
+        private byte[] group;
+        private long bestTicks;
+        private byte[] best;
+        private StoredEntity next;
+        private boolean done;
+
+        AsOfCursor(KeyValueIterator<Bytes, byte[]> it, ByteRange range, EdmDateTime asOf) {
+            this.it = it;
+            this.range = range;
+            this.asOf = asOf;
+            this.done = it == null;
+        }
+
+        @Override
+        public boolean hasNext() {
+            while (next == null && !done) {
+                KeyValue<Bytes, byte[]> kv = it.hasNext() ? it.next() : null;
+                byte[] entity = kv == null ? null : Arrays.copyOf(kv.key.get(), kv.key.get().length - Long.BYTES);
+                if (entity != null && !range.contains(entity)) {
+                    continue; // only the inclusive upper bound of range()/reverseRange() can be outside
+                }
+                if (group != null && (entity == null || !Arrays.equals(entity, group))) {
+                    if (best != null) {
+                        next = History.stateAt(LogCodecs.CHANGE_EVENT.decode(best), asOf).orElse(null);
+                    }
+                    best = null;
+                }
+                if (entity == null) {
+                    done = true;
+                    break;
+                }
+                group = entity;
+                long ticks = KeyCodec.versionTime(kv.key.get()).epochTicks();
+                if (ticks <= asOf.epochTicks() && (best == null || ticks > bestTicks)) {
+                    best = kv.value;
+                    bestTicks = ticks;
+                }
+            }
+            return next != null;
+        }
+
+        @Override
+        public StoredEntity next() {
+            if (!hasNext()) {
+                throw new NoSuchElementException();
+            }
+            StoredEntity s = next;
+            next = null;
+            return s;
+        }
+
+        @Override
+        public void close() {
+            if (it != null) {
+                it.close();
             }
         }
     }

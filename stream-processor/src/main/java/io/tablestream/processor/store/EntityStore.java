@@ -49,6 +49,28 @@ public interface EntityStore {
     CloseableIterator<ChangeEvent> history(StoreReplica replica, int partition, EntityKey key, EdmDateTime atOrBefore);
 
     /**
+     * The entity as it was at {@code asOf} (a point-in-time read), from the entity history of the
+     * local copy of {@code partition}'s stores: the newest version written at or before then, empty
+     * when that was a delete or an expiry, had expired by then, or there is none. Only tables that
+     * keep history can be read so, at times within their retention.
+     */
+    default Optional<StoredEntity> getAsOf(StoreReplica replica, int partition, EntityKey key, EdmDateTime asOf) {
+        try (CloseableIterator<ChangeEvent> versions = history(replica, partition, key, asOf)) {
+            return versions.hasNext() ? io.tablestream.core.rules.History.stateAt(versions.next(), asOf)
+                    : Optional.empty();
+        }
+    }
+
+    /**
+     * The entities of {@code range} as they were at {@code asOf}, in {@code order}, from the entity
+     * history of the local copy of {@code partition}'s stores (each as {@link #getAsOf} reads it).
+     */
+    default CloseableIterator<StoredEntity> scanAsOf(StoreReplica replica, int partition, ByteRange range,
+                                                     KeyOrder order, EdmDateTime asOf) {
+        throw new UnsupportedOperationException("point-in-time scans are not supported by this store");
+    }
+
+    /**
      * The live entities of {@code entities} (a key range of table {@code tableId}) whose value of the
      * indexed property satisfies {@code condition}, from the local copy of index {@code indexId} of
      * {@code partition}, in key order; each is read from the entity store, so it is the current
