@@ -20,6 +20,7 @@ import io.tablestream.core.rules.History;
 import io.tablestream.processor.store.AppliedOffsets;
 import io.tablestream.processor.store.CloseableIterator;
 import io.tablestream.processor.store.EntityStore;
+import io.tablestream.processor.store.LookaheadIterator;
 import io.tablestream.processor.store.StoreNames;
 import io.tablestream.processor.store.StoreReplica;
 import io.tablestream.schemas.LogCodecs;
@@ -118,31 +119,12 @@ public final class StreamsEntityStore implements EntityStore {
         } catch (InvalidStateStoreException e) {
             throw QueryableStores.translate(e);
         }
-        return new CloseableIterator<>() {
-            private ChangeEvent next;
-            private boolean done;
-
+        return new LookaheadIterator<>() {
             @Override
-            public boolean hasNext() {
-                if (next == null && !done) {
-                    KeyValue<Bytes, byte[]> kv = it.hasNext() ? it.next() : null;
-                    if (kv == null || !range.contains(kv.key.get())) {
-                        done = true; // only the inclusive upper bound of range() can be outside
-                    } else {
-                        next = LogCodecs.CHANGE_EVENT.decode(kv.value);
-                    }
-                }
-                return next != null;
-            }
-
-            @Override
-            public ChangeEvent next() {
-                if (!hasNext()) {
-                    throw new NoSuchElementException();
-                }
-                ChangeEvent e = next;
-                next = null;
-                return e;
+            protected ChangeEvent fetch() {
+                KeyValue<Bytes, byte[]> kv = it.hasNext() ? it.next() : null;
+                // only the inclusive upper bound of range() can be outside
+                return kv == null || !range.contains(kv.key.get()) ? null : LogCodecs.CHANGE_EVENT.decode(kv.value);
             }
 
             @Override
@@ -297,12 +279,11 @@ public final class StreamsEntityStore implements EntityStore {
     }
 
     /** The live rows at the given entity keys (in the order given), read one by one. */
-    private static final class IndexedRows implements CloseableIterator<StoredEntity> {
+    private static final class IndexedRows extends LookaheadIterator<StoredEntity> {
         private final ReadOnlyKeyValueStore<Bytes, byte[]> rows;
         private final Iterator<byte[]> keys;
         private final KeyValueIterator<Bytes, byte[]> source;
         private final EdmDateTime now;
-        private StoredEntity next;
 
         IndexedRows(ReadOnlyKeyValueStore<Bytes, byte[]> rows, Iterator<byte[]> keys,
                     KeyValueIterator<Bytes, byte[]> source, EdmDateTime now) {
@@ -313,8 +294,8 @@ public final class StreamsEntityStore implements EntityStore {
         }
 
         @Override
-        public boolean hasNext() {
-            while (next == null && keys.hasNext()) {
+        protected StoredEntity fetch() {
+            while (keys.hasNext()) {
                 byte[] key = keys.next();
                 byte[] value;
                 try {
@@ -326,21 +307,11 @@ public final class StreamsEntityStore implements EntityStore {
                     EntityKey k = KeyCodec.decode(key);
                     StoredEntity s = StoredEntityCodec.decode(k.partitionKey(), k.rowKey(), value);
                     if (!s.isExpiredAt(now)) {
-                        next = s;
+                        return s;
                     }
                 }
             }
-            return next != null;
-        }
-
-        @Override
-        public StoredEntity next() {
-            if (!hasNext()) {
-                throw new NoSuchElementException();
-            }
-            StoredEntity s = next;
-            next = null;
-            return s;
+            return null;
         }
 
         @Override
@@ -356,40 +327,37 @@ public final class StreamsEntityStore implements EntityStore {
      * of each entity (consecutive keys, newest first ascending, oldest first descending), takes the
      * newest written at or before the time, decodes only that one, and skips entities absent then.
      */
-    private static final class AsOfCursor implements CloseableIterator<StoredEntity> {
+    private static final class AsOfCursor extends LookaheadIterator<StoredEntity> {
         private final KeyValueIterator<Bytes, byte[]> it;
         private final ByteRange range;
         private final EdmDateTime asOf;
         private byte[] group;
         private long bestTicks;
         private byte[] best;
-        private StoredEntity next;
-        private boolean done;
 
         AsOfCursor(KeyValueIterator<Bytes, byte[]> it, ByteRange range, EdmDateTime asOf) {
             this.it = it;
             this.range = range;
             this.asOf = asOf;
-            this.done = it == null;
         }
 
         @Override
-        public boolean hasNext() {
-            while (next == null && !done) {
-                KeyValue<Bytes, byte[]> kv = it.hasNext() ? it.next() : null;
+        protected StoredEntity fetch() {
+            while (true) {
+                KeyValue<Bytes, byte[]> kv = it != null && it.hasNext() ? it.next() : null;
                 byte[] entity = kv == null ? null : Arrays.copyOf(kv.key.get(), kv.key.get().length - Long.BYTES);
                 if (entity != null && !range.contains(entity)) {
                     continue; // only the inclusive upper bound of range()/reverseRange() can be outside
                 }
+                StoredEntity found = null;
                 if (group != null && (entity == null || !Arrays.equals(entity, group))) {
                     if (best != null) {
-                        next = History.stateAt(LogCodecs.CHANGE_EVENT.decode(best), asOf).orElse(null);
+                        found = History.stateAt(LogCodecs.CHANGE_EVENT.decode(best), asOf).orElse(null);
                     }
                     best = null;
                 }
                 if (entity == null) {
-                    done = true;
-                    break;
+                    return found; // the last group's, or null: the end
                 }
                 group = entity;
                 long ticks = KeyCodec.versionTime(kv.key.get()).epochTicks();
@@ -397,18 +365,10 @@ public final class StreamsEntityStore implements EntityStore {
                     best = kv.value;
                     bestTicks = ticks;
                 }
+                if (found != null) {
+                    return found;
+                }
             }
-            return next != null;
-        }
-
-        @Override
-        public StoredEntity next() {
-            if (!hasNext()) {
-                throw new NoSuchElementException();
-            }
-            StoredEntity s = next;
-            next = null;
-            return s;
         }
 
         @Override
@@ -420,29 +380,22 @@ public final class StreamsEntityStore implements EntityStore {
     }
 
     /** Decodes lazily, stops at the range's exclusive end, skips expired rows. */
-    private static final class Cursor implements CloseableIterator<StoredEntity> {
+    private static final class Cursor extends LookaheadIterator<StoredEntity> {
         private final KeyValueIterator<Bytes, byte[]> it;
         private final ByteRange range;
         private final boolean descending;
         private final EdmDateTime now;
-        private StoredEntity next;
-        private boolean done;
 
         Cursor(KeyValueIterator<Bytes, byte[]> it, ByteRange range, boolean descending, EdmDateTime now) {
             this.it = it;
             this.range = range;
             this.descending = descending;
             this.now = now;
-            this.done = it == null;
         }
 
         @Override
-        public boolean hasNext() {
-            while (next == null && !done) {
-                if (!it.hasNext()) {
-                    done = true;
-                    break;
-                }
+        protected StoredEntity fetch() {
+            while (it != null && it.hasNext()) {
                 KeyValue<Bytes, byte[]> kv = it.next();
                 byte[] key = kv.key.get();
                 if (!range.contains(key)) {
@@ -450,26 +403,15 @@ public final class StreamsEntityStore implements EntityStore {
                     if (descending) {
                         continue;
                     }
-                    done = true;
-                    break;
+                    return null;
                 }
                 EntityKey k = KeyCodec.decode(key);
                 StoredEntity s = StoredEntityCodec.decode(k.partitionKey(), k.rowKey(), kv.value);
                 if (!s.isExpiredAt(now)) {
-                    next = s;
+                    return s;
                 }
             }
-            return next != null;
-        }
-
-        @Override
-        public StoredEntity next() {
-            if (!hasNext()) {
-                throw new NoSuchElementException();
-            }
-            StoredEntity s = next;
-            next = null;
-            return s;
+            return null;
         }
 
         @Override
