@@ -1,14 +1,14 @@
 package io.tablestream.ingest.http;
 
 import io.javalin.http.Context;
-import io.tablestream.core.codec.ODataContext;
 import io.tablestream.core.command.Outcome;
 import io.tablestream.core.command.SessionToken;
 import io.tablestream.core.command.TransactionCommand;
 import io.tablestream.core.error.ErrorCode;
 import io.tablestream.core.error.TableServiceException;
-import io.tablestream.core.model.EdmDateTime;
 import io.tablestream.core.model.ETag;
+import io.tablestream.core.model.EdmDateTime;
+import io.tablestream.core.odata.ODataContext;
 import io.tablestream.ingest.command.CommandSubmitter;
 import io.tablestream.protocol.batch.BatchRequest;
 import io.tablestream.protocol.batch.BatchResponse;
@@ -20,8 +20,11 @@ import io.tablestream.protocol.http.RequestContext;
 import io.tablestream.protocol.http.ResponseHeaders;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Optional;
+import java.util.UUID;
 import java.util.concurrent.Executor;
 
 /**

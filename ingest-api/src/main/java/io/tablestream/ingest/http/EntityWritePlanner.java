@@ -1,8 +1,5 @@
 package io.tablestream.ingest.http;
 
-import io.tablestream.core.codec.EntityBody;
-import io.tablestream.core.codec.MetadataLevel;
-import io.tablestream.core.codec.ODataJsonReader;
 import io.tablestream.core.command.CommandHeader;
 import io.tablestream.core.command.EntityCommand;
 import io.tablestream.core.command.EntityOperation;
@@ -14,6 +11,9 @@ import io.tablestream.core.model.EdmValue;
 import io.tablestream.core.model.Entity;
 import io.tablestream.core.model.TableName;
 import io.tablestream.core.model.TableRecord;
+import io.tablestream.core.odata.EntityBody;
+import io.tablestream.core.odata.MetadataLevel;
+import io.tablestream.core.odata.ODataJsonReader;
 import io.tablestream.core.rules.CommandRules;
 import io.tablestream.ingest.command.CommandSubmitter;
 import io.tablestream.protocol.batch.BatchOperation;

@@ -12,13 +12,13 @@ import static io.tablestream.ingest.http.WriteFixtures.upsert;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.tablestream.core.codec.MetadataLevel;
 import io.tablestream.core.command.EntityCommand;
 import io.tablestream.core.command.EntityOperation;
 import io.tablestream.core.command.TransactionCommand;
 import io.tablestream.core.error.ErrorCode;
 import io.tablestream.core.error.TableServiceException;
 import io.tablestream.core.model.EdmInt32;
+import io.tablestream.core.odata.MetadataLevel;
 import io.tablestream.ingest.command.CommandSubmitter;
 import io.tablestream.protocol.batch.BatchOperation;
 import io.tablestream.protocol.http.Operation;

@@ -1,11 +1,11 @@
 package io.tablestream.protocol.write;
 
 import io.javalin.http.Context;
-import io.tablestream.core.codec.MetadataLevel;
 import io.tablestream.core.command.EntityOperation;
 import io.tablestream.core.error.ErrorCode;
 import io.tablestream.core.error.TableServiceException;
 import io.tablestream.core.model.ETag;
+import io.tablestream.core.odata.MetadataLevel;
 import io.tablestream.protocol.batch.BatchOperation;
 import io.tablestream.protocol.http.Headers;
 import io.tablestream.protocol.http.Operation;

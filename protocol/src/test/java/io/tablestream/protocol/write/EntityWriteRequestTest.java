@@ -3,10 +3,10 @@ package io.tablestream.protocol.write;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.tablestream.core.codec.MetadataLevel;
 import io.tablestream.core.command.EntityOperation;
 import io.tablestream.core.error.ErrorCode;
 import io.tablestream.core.error.TableServiceException;
+import io.tablestream.core.odata.MetadataLevel;
 import io.tablestream.protocol.batch.BatchOperation;
 import io.tablestream.protocol.batch.HeaderField;
 import io.tablestream.protocol.batch.HeaderFields;
