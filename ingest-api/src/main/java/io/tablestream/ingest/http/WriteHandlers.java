@@ -31,8 +31,9 @@ public final class WriteHandlers {
         TableWriteHandlers tableWrites = new TableWriteHandlers(submitter, registry, registryWait, responders);
         ServicePropertiesWriteHandler serviceProperties =
                 new ServicePropertiesWriteHandler(submitter, registry, registryWait, responders);
-        EntityWriteHandlers entityWrites = new EntityWriteHandlers(submitter, tables, responders);
-        BatchWriteHandler batch = new BatchWriteHandler(submitter, tables, clock, responders);
+        EntityWritePlanner planner = new EntityWritePlanner(submitter, tables);
+        EntityWriteHandlers entityWrites = new EntityWriteHandlers(submitter, planner, responders);
+        BatchWriteHandler batch = new BatchWriteHandler(submitter, planner, clock, responders);
         Map<Operation, OperationHandler> handlers = new EnumMap<>(Operation.class);
         handlers.put(Operation.CREATE_TABLE, tableWrites::create);
         handlers.put(Operation.DELETE_TABLE, tableWrites::delete);

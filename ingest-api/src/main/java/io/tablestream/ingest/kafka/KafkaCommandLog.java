@@ -27,6 +27,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.apache.kafka.common.errors.RetriableException;
@@ -51,6 +52,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class KafkaCommandLog implements CommandLog, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(KafkaCommandLog.class);
+    /** How long opening the log waits for the outcomes topic's partitions to be known. */
+    static final Duration TOPIC_METADATA_PATIENCE = Duration.ofSeconds(10);
 
     private final String commandsTopic;
     /** Partitions of the commands topic, learned from the producer's metadata on first use. */
@@ -123,7 +126,7 @@ public final class KafkaCommandLog implements CommandLog, AutoCloseable {
         c.put(ConsumerConfig.CLIENT_ID_CONFIG, "tablestream-outcomes-" + instanceId);
         c.putAll(overrides);
         KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(c, new StringDeserializer(), new ByteArrayDeserializer());
-        int outcomePartitions = consumer.partitionsFor(outcomesTopic).size();
+        int outcomePartitions = partitionsOf(consumer, outcomesTopic);
         TopicPartition reply = new TopicPartition(outcomesTopic, LogPartitioner.partitionOf(instanceId, outcomePartitions));
         ExecutorService own = completions != null ? null : Executors.newSingleThreadExecutor(r -> {
             Thread t = new Thread(r, "outcome-completions");
@@ -133,6 +136,31 @@ public final class KafkaCommandLog implements CommandLog, AutoCloseable {
         Executor executor = completions != null ? completions : own;
         return new KafkaCommandLog(commandsTopic, instanceId, producer,
                 new OutcomeListener(consumer, reply, instanceId, executor), executor, own);
+    }
+
+    /**
+     * How many partitions {@code topic} has, once the cluster's metadata names any: a topic created a
+     * moment ago may first be reported without them. Waits at most {@link #TOPIC_METADATA_PATIENCE} (this
+     * is start-up, never a request).
+     */
+    static int partitionsOf(KafkaConsumer<?, ?> consumer, String topic) {
+        long deadline = System.nanoTime() + TOPIC_METADATA_PATIENCE.toNanos();
+        while (true) {
+            List<PartitionInfo> partitions = consumer.partitionsFor(topic);
+            if (partitions != null && !partitions.isEmpty()) {
+                return partitions.size();
+            }
+            if (System.nanoTime() - deadline > 0) {
+                throw new IllegalStateException("The cluster reports no partitions of the topic " + topic
+                        + " within " + TOPIC_METADATA_PATIENCE.toSeconds() + " s: does it exist?");
+            }
+            try {
+                Thread.sleep(100);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("Interrupted while waiting for the topic " + topic, e);
+            }
+        }
     }
 
     @Override
@@ -212,7 +240,7 @@ public final class KafkaCommandLog implements CommandLog, AutoCloseable {
      * the log has it (it may still be applied), the log has not confirmed it yet (it may still be
      * appended, then applied), or the log did not take it (not applied).
      */
-    private static TableServiceException noOutcome(CompletableFuture<SessionToken.Position> appended,
+    static TableServiceException noOutcome(CompletableFuture<SessionToken.Position> appended,
                                                    Duration timeout) {
         String retry = " Read the entity before retrying: a retried insert may then fail with 409 EntityAlreadyExists,"
                 + " a retried conditional write with 412.";
@@ -236,7 +264,7 @@ public final class KafkaCommandLog implements CommandLog, AutoCloseable {
      * the record ({@code sent} false) or the broker refused it, perhaps when the producer gave up
      * waiting for the broker's acknowledgement.
      */
-    private static TableServiceException classify(Command command, Throwable error, boolean sent) {
+    static TableServiceException classify(Command command, Throwable error, boolean sent) {
         if (error instanceof RecordTooLargeException) {
             return TableServiceException.of(ErrorCode.REQUEST_BODY_TOO_LARGE,
                     "The write is larger than the command log accepts; it was not applied.", error);

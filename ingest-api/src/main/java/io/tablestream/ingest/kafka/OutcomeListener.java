@@ -1,13 +1,11 @@
 package io.tablestream.ingest.kafka;
 
 import io.tablestream.core.command.Outcome;
-import io.tablestream.schemas.LogCodecs;
 import io.tablestream.schemas.LogFormatException;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -27,8 +25,7 @@ final class OutcomeListener implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(OutcomeListener.class);
 
     private final KafkaConsumer<String, byte[]> consumer;
-    private final String instanceId;
-    private final Map<String, CompletableFuture<Outcome>> pending = new ConcurrentHashMap<>();
+    private final PendingOutcomes pending;
     private final Thread thread;
     private final Executor completions;
     private volatile boolean running = true;
@@ -36,7 +33,7 @@ final class OutcomeListener implements AutoCloseable {
     OutcomeListener(KafkaConsumer<String, byte[]> consumer, TopicPartition replyPartition, String instanceId,
                     Executor completions) {
         this.consumer = consumer;
-        this.instanceId = instanceId;
+        this.pending = new PendingOutcomes(instanceId);
         this.completions = completions;
         consumer.assign(List.of(replyPartition));
         consumer.seekToEnd(List.of(replyPartition));
@@ -48,31 +45,21 @@ final class OutcomeListener implements AutoCloseable {
 
     /** The outcome of {@code commandId}; register before appending the command. */
     CompletableFuture<Outcome> expect(String commandId) {
-        CompletableFuture<Outcome> future = new CompletableFuture<>();
-        pending.put(commandId, future);
-        future.whenComplete((o, e) -> pending.remove(commandId, future));
-        return future;
+        return pending.expect(commandId);
     }
 
     int waiting() {
-        return pending.size();
+        return pending.waiting();
     }
 
     /** Whether a request waits for {@code commandId}. */
     boolean awaits(String commandId) {
-        return pending.containsKey(commandId);
+        return pending.awaits(commandId);
     }
 
-    /**
-     * Completes the request waiting for this outcome, if any. An outcome may arrive twice (handed
-     * over in-process and read from the topic; or decided again on a replay, identical): the
-     * first completes the request, the second finds nobody waiting.
-     */
+    /** Completes the request waiting for this outcome, if any (see {@link PendingOutcomes}). */
     void complete(Outcome outcome) {
-        CompletableFuture<Outcome> waiter = pending.get(outcome.commandId());
-        if (waiter != null) {
-            waiter.complete(outcome);
-        }
+        pending.complete(outcome);
     }
 
     /** The consumer, for its metrics only (they may be read from any thread; nothing else may be called). */
@@ -84,23 +71,15 @@ final class OutcomeListener implements AutoCloseable {
         try {
             while (running) {
                 for (ConsumerRecord<String, byte[]> record : consumer.poll(Duration.ofMillis(500))) {
-                    if (!instanceId.equals(record.key()) || pending.isEmpty()) {
-                        continue; // another instance's outcome on the same partition, or nobody waits
-                    }
-                    if (LogCodecs.outcomeCommandId(record.value()).filter(id -> !pending.containsKey(id)).isPresent()) {
-                        continue; // nobody waits for it (any more: most were handed over in-process)
-                    }
-                    Outcome outcome;
+                    Optional<Outcome> outcome;
                     try {
-                        outcome = LogCodecs.OUTCOME.decode(record.value());
+                        outcome = pending.awaited(record.key(), record.value());
                     } catch (LogFormatException e) {
                         LOG.error("Unreadable outcome at {}-{} offset {}", record.topic(), record.partition(),
                                 record.offset(), e);
                         continue;
                     }
-                    if (pending.containsKey(outcome.commandId())) {
-                        completions.execute(() -> complete(outcome));
-                    }
+                    outcome.ifPresent(o -> completions.execute(() -> pending.complete(o)));
                 }
             }
         } catch (WakeupException e) {

@@ -3,22 +3,11 @@ package io.tablestream.ingest.http;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.javalin.Javalin;
-import io.tablestream.core.command.Command;
 import io.tablestream.core.command.EntityCommand;
 import io.tablestream.core.command.EntityOperation;
 import io.tablestream.core.command.Outcome;
-import io.tablestream.core.command.SessionToken;
 import io.tablestream.core.error.ErrorCode;
-import io.tablestream.core.filter.KeyRange;
-import io.tablestream.core.model.EdmDateTime;
-import io.tablestream.core.model.ServiceProperties;
-import io.tablestream.core.model.TableName;
-import io.tablestream.core.model.TableRecord;
-import io.tablestream.core.registry.TableRegistry;
-import io.tablestream.ingest.command.CommandLog;
 import io.tablestream.protocol.http.Authenticator;
-import io.tablestream.protocol.http.Caller;
-import io.tablestream.protocol.http.Operation;
 import io.tablestream.protocol.http.TableServiceEndpoint;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -26,14 +15,8 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
-import java.util.ArrayList;
-import java.util.Collections;
-import java.util.List;
-import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
+import java.util.Arrays;
 import java.util.concurrent.Executors;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -43,100 +26,22 @@ import org.junit.jupiter.api.Test;
  * becomes on the log, and how the processor's answer becomes the multipart response.
  */
 class BatchWriteHandlerTest {
-    private static final String ACCOUNT = "acct";
-    private static final TableRecord ORDERS = TableRecord.active(ACCOUNT, TableName.of("Orders"), 77,
-            EdmDateTime.of(Instant.parse("2024-01-01T00:00:00Z")), null);
-    private static final EdmDateTime APPLIED_AT = EdmDateTime.of(Instant.parse("2024-02-03T04:05:06.1234567Z"));
+    private static final String ACCOUNT = WriteFixtures.ACCOUNT;
 
-    /** Appends to a list and answers each awaited command with {@link #failure} or as applied. */
-    private static final class RecordingLog implements CommandLog {
-        final List<Command> appended = Collections.synchronizedList(new ArrayList<>());
-        volatile Outcome.Failure failure;
-
-        @Override
-        public CompletableFuture<SessionToken.Position> append(Command command) {
-            appended.add(command);
-            return CompletableFuture.completedFuture(new SessionToken.Position(0, appended.size()));
-        }
-
-        @Override
-        public CompletableFuture<Outcome> appendAndAwait(Command command, Duration timeout) {
-            appended.add(command);
-            int operations = command instanceof EntityCommand e ? e.operations().size() : 0;
-            List<Outcome.OperationResult> results = new ArrayList<>();
-            for (int i = 0; i < operations && failure == null; i++) {
-                results.add(new Outcome.OperationResult(APPLIED_AT));
-            }
-            return CompletableFuture.completedFuture(new Outcome(command.header().id(), command.header().replyTo(),
-                    failure, results, null, 0, appended.size()));
-        }
-
-        @Override
-        public String instanceId() {
-            return "node-test";
-        }
-    }
-
-    /** A registry holding the one table {@link #ORDERS}. */
-    private static final class OneTable implements TableRegistry {
-        @Override
-        public Optional<TableRecord> byName(String account, TableName name) {
-            return account.equals(ACCOUNT) && ORDERS.name().sameTableAs(name) ? Optional.of(ORDERS) : Optional.empty();
-        }
-
-        @Override
-        public Optional<TableRecord> byId(long tableId) {
-            return tableId == ORDERS.tableId() ? Optional.of(ORDERS) : Optional.empty();
-        }
-
-        @Override
-        public List<TableRecord> list(String account, String fromNameKey, int limit) {
-            return List.of(ORDERS);
-        }
-
-        @Override
-        public ServiceProperties serviceProperties(String account) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public CompletableFuture<Void> awaitChange(BooleanSupplier condition) {
-            return CompletableFuture.completedFuture(null);
-        }
-    }
-
-    private static final Caller ANYONE = new Caller() {
-        @Override
-        public String principal() {
-            return "test";
-        }
-
-        @Override
-        public void authorize(Operation operation, String table, String partitionKey, String rowKey) {
-        }
-
-        @Override
-        public KeyRange readableKeys(String table) {
-            return KeyRange.ALL;
-        }
-
-        @Override
-        public boolean mayRead(String table, String partitionKey, String rowKey) {
-            return true;
-        }
-    };
-
-    private final RecordingLog log = new RecordingLog();
+    private final WriteFixtures.RecordingLog log = new WriteFixtures.RecordingLog();
     private final HttpClient client = HttpClient.newHttpClient();
     private Javalin app;
 
     @BeforeEach
     void start() {
-        Authenticator anyone = (request, http) -> ANYONE;
-        TableServiceEndpoint endpoint = new TableServiceEndpoint(anyone, WriteHandlers.create(log, new OneTable(),
-                Clock.systemUTC(), Duration.ofSeconds(5), Duration.ofSeconds(5), Executors.newCachedThreadPool()),
-                Clock.systemUTC());
-        app = Javalin.create(config -> endpoint.install(config)).start("127.0.0.1", 0);
+        Authenticator anyone = (request, http) -> new WriteFixtures.RecordingCaller();
+        TableServiceEndpoint endpoint = new TableServiceEndpoint(anyone, WriteHandlers.create(log,
+                new WriteFixtures.Tables(WriteFixtures.ORDERS), Clock.systemUTC(), Duration.ofSeconds(5),
+                Duration.ofSeconds(5), Executors.newCachedThreadPool()), Clock.systemUTC());
+        app = Javalin.create(config -> {
+            config.http.maxRequestSize = 8L * 1024 * 1024; // the batch's own 4 MiB limit answers first
+            endpoint.install(config);
+        }).start("127.0.0.1", 0);
     }
 
     @AfterEach
@@ -150,6 +55,10 @@ class BatchWriteHandlerTest {
 
     /** A change set of operations, each {method, path below the account, JSON body or null}. */
     private HttpResponse<String> batch(String[]... operations) throws Exception {
+        return post(changeSet(operations));
+    }
+
+    private String changeSet(String[]... operations) {
         StringBuilder b = new StringBuilder("--batch_1\r\nContent-Type: multipart/mixed; boundary=changeset_1\r\n\r\n");
         for (String[] op : operations) {
             b.append("--changeset_1\r\nContent-Type: application/http\r\nContent-Transfer-Encoding: binary\r\n\r\n")
@@ -165,8 +74,12 @@ class BatchWriteHandlerTest {
             }
         }
         b.append("--changeset_1--\r\n--batch_1--\r\n");
+        return b.toString();
+    }
+
+    private HttpResponse<String> post(String body) throws Exception {
         HttpRequest request = HttpRequest.newBuilder(URI.create(url("$batch")))
-                .POST(HttpRequest.BodyPublishers.ofString(b.toString()))
+                .POST(HttpRequest.BodyPublishers.ofString(body))
                 .header("Content-Type", "multipart/mixed; boundary=batch_1")
                 .header("x-ms-version", "2019-02-02").build();
         return client.send(request, HttpResponse.BodyHandlers.ofString());
@@ -188,7 +101,7 @@ class BatchWriteHandlerTest {
         assertThat(command.operations()).extracting(EntityOperation::type).containsExactly(
                 EntityOperation.Type.INSERT, EntityOperation.Type.INSERT_OR_REPLACE, EntityOperation.Type.DELETE);
         assertThat(command.operations()).extracting(EntityOperation::rowKey).containsExactly("a", "b", "c");
-        assertThat(command.header().replyTo()).isEqualTo("node-test");
+        assertThat(command.header().replyTo()).isEqualTo(WriteFixtures.INSTANCE);
         assertThat(r.body()).contains("HTTP/1.1 204").doesNotContain("HTTP/1.1 4");
         assertThat(r.body().split("HTTP/1.1 204", -1)).hasSize(4);
     }
@@ -233,6 +146,68 @@ class BatchWriteHandlerTest {
         HttpResponse<String> r = batch(new String[] {"POST", "Missing", "{\"PartitionKey\":\"p\",\"RowKey\":\"a\"}"});
 
         assertThat(r.body()).contains("TableNotFound");
+        assertThat(log.appended).isEmpty();
+    }
+
+    @Test
+    void aFailedOperationsMessageStartsWithItsIndexAndItsResponseEchoesItsContentId() throws Exception {
+        log.failure = new Outcome.Failure(ErrorCode.ENTITY_ALREADY_EXISTS, "The specified entity already exists.", 1);
+        String body = changeSet(
+                new String[] {"POST", "Orders", "{\"PartitionKey\":\"p\",\"RowKey\":\"a\"}"},
+                new String[] {"POST", "Orders", "{\"PartitionKey\":\"p\",\"RowKey\":\"b\"}"})
+                .replace("Content-Transfer-Encoding: binary\r\n\r\nPOST", "Content-Transfer-Encoding: binary\r\n"
+                        + "Content-ID: 7\r\n\r\nPOST");
+
+        HttpResponse<String> r = post(body);
+
+        assertThat(r.statusCode()).isEqualTo(202);
+        assertThat(r.body()).contains("HTTP/1.1 409 Conflict").contains("Content-ID: 7")
+                .contains("\"value\":\"1:The specified entity already exists.");
+    }
+
+    @Test
+    void anEntityTwiceInAChangeSetIsRefusedAtItsSecondOperation() throws Exception {
+        HttpResponse<String> r = batch(
+                new String[] {"POST", "Orders", "{\"PartitionKey\":\"p\",\"RowKey\":\"a\"}"},
+                new String[] {"DELETE", "Orders(PartitionKey='p',RowKey='a')", null});
+
+        assertThat(r.statusCode()).isEqualTo(202);
+        assertThat(r.body()).contains("HTTP/1.1 400").contains("InvalidDuplicateRow").contains("\"value\":\"1:");
+        assertThat(log.appended).isEmpty();
+    }
+
+    @Test
+    void aChangeSetOfMoreThanAHundredOperationsIsRefusedAtOperationZero() throws Exception {
+        String[][] operations = new String[101][];
+        for (int i = 0; i < operations.length; i++) {
+            operations[i] = new String[] {"POST", "Orders", "{\"PartitionKey\":\"p\",\"RowKey\":\"r" + i + "\"}"};
+        }
+
+        HttpResponse<String> r = batch(operations);
+
+        assertThat(r.statusCode()).isEqualTo(202);
+        assertThat(r.body()).contains("HTTP/1.1 400")
+                .contains("\"value\":\"0:The batch request operation exceeds the maximum 100 changes per change set.");
+        assertThat(log.appended).isEmpty();
+        assertThat(batch(Arrays.copyOf(operations, 100)).body()).doesNotContain("HTTP/1.1 4");
+        assertThat(log.appended).hasSize(1);
+    }
+
+    @Test
+    void aBatchOverFourMebibytesIsRefusedWholeAsTooLarge() throws Exception {
+        String big = "x".repeat(60_000);
+        String[][] operations = new String[70][];
+        for (int i = 0; i < operations.length; i++) {
+            operations[i] = new String[] {"POST", "Orders",
+                    "{\"PartitionKey\":\"p\",\"RowKey\":\"r" + i + "\",\"S\":\"" + big + "\"}"};
+        }
+        String body = changeSet(operations);
+        assertThat(body.length()).isGreaterThan(4 * 1024 * 1024);
+
+        HttpResponse<String> r = post(body);
+
+        assertThat(r.statusCode()).isEqualTo(413);
+        assertThat(r.headers().firstValue("x-ms-error-code")).hasValue("RequestBodyTooLarge");
         assertThat(log.appended).isEmpty();
     }
 }
