@@ -56,8 +56,7 @@ import org.apache.kafka.common.TopicPartition;
  * the embedded broker's address is in the server's log ("Embedded Kafka broker running at ...").
  */
 public final class KafkaNativeIngest {
-    private static final String EMULATOR_KEY =
-            "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==";
+    private static final String EMULATOR_KEY = io.tablestream.cli.http.TableAccount.EMULATOR_KEY;
     private static final int BATCH = 100;
     private static final long FULL_CHECK_LIMIT = 100_000;
     private static final Duration QUIET_LIMIT = Duration.ofSeconds(120);

@@ -5,14 +5,12 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import io.tablestream.core.command.ChangeEvent;
 import io.tablestream.core.command.EntityChange;
 import io.tablestream.core.odata.EntityJsonWriter;
+import io.tablestream.localfiles.EmbeddedBrokerAddress;
 import io.tablestream.schemas.LogCodecs;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -137,7 +135,7 @@ final class TailCommand implements Callable<Integer> {
 
     /**
      * The cluster: the option, else {@code KAFKA_BOOTSTRAP_SERVERS}, else the address the embedded broker of
-     * {@code --data-dir} keeps in {@code kafka/embedded-broker.properties} (its {@code broker.port}).
+     * {@code --data-dir} keeps in {@code kafka/} ({@link EmbeddedBrokerAddress}).
      */
     private String bootstrap() throws IOException {
         if (bootstrapServers != null) {
@@ -147,14 +145,10 @@ final class TailCommand implements Callable<Integer> {
         if (env != null && !env.isBlank()) {
             return env;
         }
-        Path file = dataDir.resolve("kafka").resolve("embedded-broker.properties");
-        Properties p = new Properties();
-        try (InputStream in = Files.newInputStream(file)) {
-            p.load(in);
-        } catch (NoSuchFileException e) {
-            throw new IllegalArgumentException("No Kafka cluster named: give --bootstrap-servers, set"
-                    + " KAFKA_BOOTSTRAP_SERVERS, or point --data-dir at a server's data directory (no " + file + ")");
-        }
-        return "127.0.0.1:" + p.getProperty("broker.port", "").strip();
+        Path brokerDir = dataDir.resolve("kafka");
+        return EmbeddedBrokerAddress.read(brokerDir).orElseThrow(() -> new IllegalArgumentException(
+                "No Kafka cluster named: give --bootstrap-servers, set KAFKA_BOOTSTRAP_SERVERS, or point --data-dir at a"
+                        + " server's data directory (no " + brokerDir.resolve(EmbeddedBrokerAddress.FILE_NAME) + ")"))
+                .bootstrapServers("127.0.0.1");
     }
 }

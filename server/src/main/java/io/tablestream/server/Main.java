@@ -65,9 +65,42 @@ public final class Main {
     }
 
     private static void printSettings() {
+        System.out.print(help());
+    }
+
+    /**
+     * What {@code --help} prints: how settings are given, then every setting of the catalogue
+     * ({@link ServerSettings#ALL}) with its variable, default and description, then the pass-through families.
+     */
+    static String help() {
+        StringBuilder out = new StringBuilder()
+                .append("Usage: Main [--config file.properties] [--help]\n")
+                .append("Each setting is read from, in order: the system property -Dtablestream.<name>, the environment")
+                .append(" variable shown, the --config file (key <name>), the default.\n\n");
         for (Setting<?> s : ServerSettings.ALL) {
-            System.out.printf("%-26s %-40s default %-12s %s%n", s.name(), s.environmentVariable(),
-                    "'" + s.defaultValue() + "'", s.description());
+            out.append(String.format("%-28s %-42s default %s%n", s.name(), s.environmentVariable(),
+                    "'" + s.defaultValue() + "'"));
+            out.append(wrap(s.description(), "    ", 100));
         }
+        out.append("\nKafka client settings pass through by Kafka's own names: ").append(ServerSettings.KAFKA_PREFIX)
+                .append("<name> (every client, e.g. kafka.security.protocol or TABLESTREAM_KAFKA_SECURITY_PROTOCOL) and ")
+                .append(ServerSettings.STREAMS_PREFIX).append("<name> (Kafka Streams).\n");
+        return out.toString();
+    }
+
+    private static String wrap(String text, String indent, int width) {
+        StringBuilder out = new StringBuilder();
+        StringBuilder line = new StringBuilder(indent);
+        for (String word : text.split(" ")) {
+            if (line.length() > indent.length() && line.length() + 1 + word.length() > width) {
+                out.append(line).append('\n');
+                line = new StringBuilder(indent);
+            }
+            if (line.length() > indent.length()) {
+                line.append(' ');
+            }
+            line.append(word);
+        }
+        return out.append(line).append('\n').toString();
     }
 }

@@ -1,5 +1,9 @@
 package io.tablestream.server;
 
+import io.tablestream.processor.Housekeeping;
+import io.tablestream.processor.StoreMemory;
+import io.tablestream.processor.StreamProcessorConfig;
+import io.tablestream.query.http.QueryBudgets;
 import java.util.List;
 
 /** Every configuration key of the server. */
@@ -54,7 +58,8 @@ public final class ServerSettings {
     public static final Setting<Integer> SESSION_TIMEOUT_MS = Setting.integer("session-timeout-ms", 5_000,
             "How long a read carrying x-ms-session-token waits for the writes it names (and for the command log's end,"
                     + " when the token names an offset past the end last seen).");
-    public static final Setting<Integer> QUERY_ROW_BUDGET = Setting.integer("query-row-budget", 50_000,
+    public static final Setting<Integer> QUERY_ROW_BUDGET = Setting.integer("query-row-budget",
+            QueryBudgets.DEFAULTS.rowBudget(),
             "Rows one Query Entities page examines at most; a page reaching it ends early, possibly empty, with a"
                     + " continuation (as the service's own pages may), so a sparse filter never scans a whole table at once.");
     public static final Setting<Integer> CHANGE_FEED_READERS = Setting.integer("change-feed-readers", 2,
@@ -63,8 +68,47 @@ public final class ServerSettings {
     public static final Setting<Integer> CHANGE_FEED_RECORD_BUDGET = Setting.integer("change-feed-record-budget",
             20_000, "Records of the changes topic (other tables' included) one change-feed answer examines at most;"
                     + " an answer reaching it ends early, possibly empty, with a cursor past them.");
-    public static final Setting<Integer> MAX_REQUEST_BYTES = Setting.integer("max-request-bytes", 4 * 1024 * 1024,
-            "Largest request body accepted; a larger one is refused with 413 RequestBodyTooLarge (the service's limit: 4 MiB).");
+    public static final Setting<Integer> QUERY_PAGE_BYTES = Setting.integer("query-page-bytes",
+            (int) QueryBudgets.DEFAULTS.pageBytes(), "Bytes of matching entities one Query Entities page holds, about"
+                    + " (at least one entity, at most 1,000); a page reaching it ends with a continuation.");
+    public static final Setting<Integer> TABLE_SCAN_BUDGET = Setting.integer("table-scan-budget",
+            QueryBudgets.DEFAULTS.tableScanBudget(), "Tables one Query Tables page examines at most; a page reaching"
+                    + " it ends early, possibly empty, with a continuation (a $filter on TableName over many tables).");
+    public static final Setting<Integer> RESPONDER_THREADS = Setting.integer("responder-threads", 16,
+            "Threads that complete waiting requests (writes waiting for their outcome, reads waiting for a session"
+                    + " token or another instance) and write their answers; never a Kafka client's or a stream thread.");
+    public static final Setting<Integer> REGISTRY_WAIT_MS = Setting.integer("registry-wait-ms", 10_000,
+            "How long a table or service-properties change waits, once decided, for this instance's view of the"
+                    + " table registry to show it (so the next request sees it) before answering 503 ServerBusy.");
+
+    // ---- the stream processor's background work and memory ----
+    public static final Setting<Integer> EXPIRY_INTERVAL_MS = Setting.integer("expiry-interval-ms",
+            (int) Housekeeping.DEFAULTS.expiryInterval().toMillis(), "How often each task deletes its expired"
+                    + " entities (TTL) through the log; expired entities are invisible to reads at once regardless.");
+    public static final Setting<Integer> EXPIRY_BATCH = Setting.integer("expiry-batch",
+            Housekeeping.DEFAULTS.expiryBatch(), "Expired entities one task deletes per round at most.");
+    public static final Setting<Integer> SWEEP_INTERVAL_MS = Setting.integer("sweep-interval-ms",
+            (int) Housekeeping.DEFAULTS.sweepInterval().toMillis(), "How often each task sweeps the rows of deleted"
+                    + " tables and the entity history past its retention.");
+    public static final Setting<Integer> SWEEP_BATCH = Setting.integer("sweep-batch",
+            Housekeeping.DEFAULTS.sweepBatch(), "Rows (or history versions examined) one task sweeps per round at"
+                    + " most, for each of the two sweeps.");
+    public static final Setting<Integer> INDEX_BUILD_INTERVAL_MS = Setting.integer("index-build-interval-ms",
+            (int) Housekeeping.DEFAULTS.indexBuildInterval().toMillis(), "How often each task indexes existing rows"
+                    + " for a new secondary index (and removes a dropped index's entries).");
+    public static final Setting<Integer> INDEX_BUILD_BATCH = Setting.integer("index-build-batch",
+            Housekeeping.DEFAULTS.indexBuildBatch(), "Rows or index entries one task handles per index-build round at"
+                    + " most; with the interval, it sets how fast an index over existing rows is built and how long"
+                    + " each round holds up the commands behind it.");
+    public static final Setting<Long> ROCKSDB_MEMORY_BYTES = Setting.longInteger("rocksdb-memory-bytes",
+            StoreMemory.DEFAULT.totalBytes(), "Memory all RocksDB stores of this instance share: one block cache"
+                    + " (index and filter blocks included) with the memtables charged to it. At least 16 MiB.");
+    public static final Setting<Long> ROCKSDB_WRITE_BUFFER_BYTES = Setting.longInteger("rocksdb-write-buffer-bytes",
+            StoreMemory.DEFAULT.writeBufferBytes(), "The part of rocksdb-memory-bytes the stores' memtables may take.");
+    public static final Setting<Integer> STANDBY_LAG_REFRESH_MS = Setting.integer("standby-lag-refresh-ms",
+            (int) StreamProcessorConfig.DEFAULT_LAG_REFRESH.toMillis(), "How often this instance measures how far"
+                    + " behind its store replicas are (a request to the brokers); standby-max-lag is judged on it.");
+    // ---- end of the stream processor's background work and memory ----
 
 
     // ---- running several instances on one Kafka cluster (fail-over, routing between instances) ----
@@ -114,7 +158,10 @@ public final class ServerSettings {
             PARTITIONS, REPLICATION_FACTOR, STREAM_THREADS, STANDBY_REPLICAS, COMMIT_INTERVAL_MS, ANSWER_AT_DECISION,
             INSTANCE_ID,
             ADVERTISED_ADDRESS, ACCOUNTS, EMULATOR_ACCOUNT, ANONYMOUS_ACCESS, WRITE_TIMEOUT_MS, SESSION_TIMEOUT_MS,
-            QUERY_ROW_BUDGET, CHANGE_FEED_READERS, CHANGE_FEED_RECORD_BUDGET, MAX_REQUEST_BYTES, GROUP_SESSION_TIMEOUT_MS,
+            QUERY_ROW_BUDGET, CHANGE_FEED_READERS, CHANGE_FEED_RECORD_BUDGET, QUERY_PAGE_BYTES, TABLE_SCAN_BUDGET,
+            RESPONDER_THREADS, REGISTRY_WAIT_MS, EXPIRY_INTERVAL_MS, EXPIRY_BATCH, SWEEP_INTERVAL_MS, SWEEP_BATCH,
+            INDEX_BUILD_INTERVAL_MS, INDEX_BUILD_BATCH, ROCKSDB_MEMORY_BYTES, ROCKSDB_WRITE_BUFFER_BYTES,
+            STANDBY_LAG_REFRESH_MS, GROUP_SESSION_TIMEOUT_MS,
             GROUP_HEARTBEAT_INTERVAL_MS, TRANSACTION_TIMEOUT_MS, STANDBY_MAX_LAG, FORWARD_TIMEOUT_MS,
             METRICS, METRICS_REQUIRE_KEY, CONSOLE, HEALTH_BROKER_CHECK_MS);
 

@@ -43,6 +43,10 @@ public record Setting<T>(String name, String environmentVariable, Class<T> type,
         return new Setting<>(name, env(name), Integer.class, defaultValue, description, s -> Integer.parseInt(s.strip()));
     }
 
+    static Setting<Long> longInteger(String name, long defaultValue, String description) {
+        return new Setting<>(name, env(name), Long.class, defaultValue, description, s -> Long.parseLong(s.strip()));
+    }
+
     static Setting<Boolean> flag(String name, boolean defaultValue, String description) {
         return new Setting<>(name, env(name), Boolean.class, defaultValue, description, s -> {
             String v = s.strip().toLowerCase(Locale.ROOT);

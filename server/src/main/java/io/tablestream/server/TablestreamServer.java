@@ -4,7 +4,10 @@ import io.javalin.Javalin;
 import io.tablestream.ingest.http.WriteHandlers;
 import io.tablestream.ingest.kafka.KafkaCommandLog;
 import io.tablestream.kafka.embedded.EmbeddedKafkaBroker;
+import io.tablestream.core.rules.Limits;
 import io.tablestream.processor.ApplyObserver;
+import io.tablestream.processor.Housekeeping;
+import io.tablestream.processor.StoreMemory;
 import io.tablestream.processor.StreamProcessor;
 import io.tablestream.processor.StreamProcessorConfig;
 import io.tablestream.processor.Topics;
@@ -23,6 +26,7 @@ import io.tablestream.query.feed.ChangeFeed;
 import io.tablestream.query.http.ChangeFeedHandler;
 import io.tablestream.query.http.ReadHandlers;
 import io.tablestream.query.http.ClusterStatus;
+import io.tablestream.query.http.QueryBudgets;
 import io.tablestream.query.kafka.KafkaCommandLogEnds;
 import io.tablestream.query.routing.Instance;
 import io.tablestream.query.routing.InstanceClient;
@@ -79,12 +83,7 @@ public final class TablestreamServer implements AutoCloseable {
         }
         this.bootstrapServers = bootstrap;
         String advertised = config.get(ServerSettings.ADVERTISED_ADDRESS);
-        StreamProcessorConfig processorConfig = new StreamProcessorConfig(bootstrap,
-                config.get(ServerSettings.TOPIC_PREFIX), config.get(ServerSettings.PARTITIONS),
-                config.get(ServerSettings.REPLICATION_FACTOR).shortValue(), dataDir.resolve("streams"),
-                config.get(ServerSettings.INSTANCE_ID), advertised.isBlank() ? null : advertised,
-                config.get(ServerSettings.STREAM_THREADS), config.get(ServerSettings.STANDBY_REPLICAS),
-                Duration.ofMillis(config.get(ServerSettings.COMMIT_INTERVAL_MS)), kafkaStreamsOverrides(config), clock);
+        StreamProcessorConfig processorConfig = processorConfig(config, bootstrap, dataDir, clock);
         // Outcomes decided here are handed to this instance's command log (opened once the topics exist).
         boolean answerAtDecision = config.get(ServerSettings.ANSWER_AT_DECISION);
         AtomicReference<KafkaCommandLog> localLog = new AtomicReference<>();
@@ -104,7 +103,7 @@ public final class TablestreamServer implements AutoCloseable {
             metrics.bind(processor.metrics());
         }
 
-        ResponderPool responders = new ResponderPool(16);
+        ResponderPool responders = new ResponderPool(config.get(ServerSettings.RESPONDER_THREADS));
         started.push(responders);
 
         KafkaCommandLog commandLog = KafkaCommandLog.open(bootstrap, processor.topics().commands().name(),
@@ -122,7 +121,8 @@ public final class TablestreamServer implements AutoCloseable {
         Map<Operation, OperationHandler> handlers = new EnumMap<>(Operation.class);
         handlers.putAll(WriteHandlers.create(metrics != null ? metrics.commandLog(commandLog) : commandLog,
                 processor.registry(), clock,
-                Duration.ofMillis(config.get(ServerSettings.WRITE_TIMEOUT_MS)), Duration.ofSeconds(10), responders));
+                Duration.ofMillis(config.get(ServerSettings.WRITE_TIMEOUT_MS)),
+                Duration.ofMillis(config.get(ServerSettings.REGISTRY_WAIT_MS)), responders));
         Instance self = advertised.isBlank() ? null : Instance.parse(advertised);
         InstanceClient instances = new InstanceClient(Duration.ofMillis(config.get(ServerSettings.FORWARD_TIMEOUT_MS)),
                 Duration.ofMillis(config.get(ServerSettings.GROUP_SESSION_TIMEOUT_MS)));
@@ -131,8 +131,7 @@ public final class TablestreamServer implements AutoCloseable {
                 processor.topics().commands().name(), processor.commandPartitions(), self,
                 config.get(ServerSettings.STANDBY_MAX_LAG));
         handlers.putAll(ReadHandlers.create(processor.registry(), processor.entities(), locator, instances,
-                processor.appliedOffsets(), logEnds, sessionTimeout, config.get(ServerSettings.QUERY_ROW_BUDGET),
-                responders));
+                processor.appliedOffsets(), logEnds, sessionTimeout, queryBudgets(config), responders));
         ChangeFeed changeFeed = ChangeFeed.open(bootstrap, processor.topics().changes().name(),
                 new LinkedHashMap<>(config.passThrough(ServerSettings.KAFKA_PREFIX)),
                 config.get(ServerSettings.CHANGE_FEED_READERS));
@@ -154,9 +153,8 @@ public final class TablestreamServer implements AutoCloseable {
                 config.get(ServerSettings.METRICS_REQUIRE_KEY), config.get(ServerSettings.CONSOLE),
                 config.get(ServerSettings.HOST)));
         // ---- end of operations ----
-        int maxRequestBytes = config.get(ServerSettings.MAX_REQUEST_BYTES);
         this.http = Javalin.create(javalin -> {
-            javalin.http.maxRequestSize = maxRequestBytes;
+            javalin.http.maxRequestSize = Limits.MAX_REQUEST_BODY_BYTES;
             javalin.startup.showJavalinBanner = false;
             javalin.jetty.host = config.get(ServerSettings.HOST);
             javalin.jetty.port = config.get(ServerSettings.PORT);
@@ -171,6 +169,30 @@ public final class TablestreamServer implements AutoCloseable {
         if (config.get(ServerSettings.EMULATOR_ACCOUNT)) {
             LOG.info("Connection string: {}", connectionString(serviceUrl));
         }
+    }
+
+    /** How the stream processor runs, as {@code config} says. */
+    static StreamProcessorConfig processorConfig(ServerConfig config, String bootstrap, Path dataDir, Clock clock) {
+        String advertised = config.get(ServerSettings.ADVERTISED_ADDRESS);
+        Housekeeping housekeeping = new Housekeeping(
+                Duration.ofMillis(config.get(ServerSettings.EXPIRY_INTERVAL_MS)), config.get(ServerSettings.EXPIRY_BATCH),
+                Duration.ofMillis(config.get(ServerSettings.SWEEP_INTERVAL_MS)), config.get(ServerSettings.SWEEP_BATCH),
+                Duration.ofMillis(config.get(ServerSettings.INDEX_BUILD_INTERVAL_MS)),
+                config.get(ServerSettings.INDEX_BUILD_BATCH));
+        StoreMemory memory = new StoreMemory(config.get(ServerSettings.ROCKSDB_MEMORY_BYTES),
+                config.get(ServerSettings.ROCKSDB_WRITE_BUFFER_BYTES));
+        return new StreamProcessorConfig(bootstrap, config.get(ServerSettings.TOPIC_PREFIX),
+                config.get(ServerSettings.PARTITIONS), config.get(ServerSettings.REPLICATION_FACTOR).shortValue(),
+                dataDir.resolve("streams"), config.get(ServerSettings.INSTANCE_ID), advertised.isBlank() ? null : advertised,
+                config.get(ServerSettings.STREAM_THREADS), config.get(ServerSettings.STANDBY_REPLICAS),
+                Duration.ofMillis(config.get(ServerSettings.COMMIT_INTERVAL_MS)), kafkaStreamsOverrides(config), clock,
+                housekeeping, memory, Duration.ofMillis(config.get(ServerSettings.STANDBY_LAG_REFRESH_MS)));
+    }
+
+    /** How much one read may do before it answers with a continuation, as {@code config} says. */
+    static QueryBudgets queryBudgets(ServerConfig config) {
+        return new QueryBudgets(config.get(ServerSettings.QUERY_ROW_BUDGET), config.get(ServerSettings.QUERY_PAGE_BYTES),
+                config.get(ServerSettings.TABLE_SCAN_BUDGET));
     }
 
     /** The emulator account's connection string for {@code endpoint} (its key is public, as every emulator's). */

@@ -2,6 +2,7 @@ package io.tablestream.server;
 
 import com.azure.json.JsonProviders;
 import com.azure.json.JsonReader;
+import io.tablestream.testsupport.SharedKeySigning;
 import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -16,11 +17,8 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.security.GeneralSecurityException;
 import java.time.Duration;
-import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Base64;
@@ -30,16 +28,11 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
-import javax.crypto.Mac;
-import javax.crypto.spec.SecretKeySpec;
 
 /**
  * The tests' one raw HTTP client, for what the SDK cannot send or does not show: hand-made requests
- * to the emulator account, signed as the service documents — SharedKeyLite ({@code Date\n} +
- * canonicalized resource) by default, SharedKey ({@code VERB\nContent-MD5\nContent-Type\nDate\n} +
- * canonicalized resource) when asked, where the canonicalized resource is {@code /devstoreaccount1}
- * + the raw path (so the account appears twice under path-style addressing) + {@code ?comp=...}
- * when the request has one — or not signed at all. Requests go over {@link HttpClient}, or byte for
+ * to the emulator account, signed by {@link SharedKeySigning} — SharedKeyLite by default, SharedKey
+ * when asked — or not signed at all. Requests go over {@link HttpClient}, or byte for
  * byte over a socket for what it refuses to send (a malformed path, a body cut short, broken
  * framing), on a new connection or a kept-alive one.
  */
@@ -135,39 +128,6 @@ public final class RawTableClient {
         return String.join("&", pairs);
     }
 
-    /** The RFC 1123 date of {@code time}, as x-ms-date wants it. */
-    public static String httpDate(ZonedDateTime time) {
-        return DateTimeFormatter.RFC_1123_DATE_TIME.format(time.withZoneSameInstant(ZoneOffset.UTC));
-    }
-
-    /** The SharedKeyLite Authorization value of {@code account} over {@code date} and the canonicalized resource. */
-    public static String sharedKeyLite(String account, byte[] key, String date, String rawPath, String comp) {
-        return "SharedKeyLite " + account + ":" + sign(key, date + "\n" + canonicalized(account, rawPath, comp));
-    }
-
-    /** The SharedKey Authorization value: the verb, Content-MD5, Content-Type and date over the resource. */
-    public static String sharedKey(String account, byte[] key, String method, String contentMd5, String contentType,
-                                   String date, String rawPath, String comp) {
-        String stringToSign = method + "\n" + (contentMd5 == null ? "" : contentMd5) + "\n"
-                + (contentType == null ? "" : contentType) + "\n" + (date == null ? "" : date) + "\n"
-                + canonicalized(account, rawPath, comp);
-        return "SharedKey " + account + ":" + sign(key, stringToSign);
-    }
-
-    private static String canonicalized(String account, String rawPath, String comp) {
-        return "/" + account + rawPath + (comp == null ? "" : "?comp=" + comp);
-    }
-
-    private static String sign(byte[] key, String stringToSign) {
-        try {
-            Mac mac = Mac.getInstance("HmacSHA256");
-            mac.init(new SecretKeySpec(key, "HmacSHA256"));
-            return Base64.getEncoder().encodeToString(mac.doFinal(stringToSign.getBytes(StandardCharsets.UTF_8)));
-        } catch (GeneralSecurityException e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
     /** A request being put together; headers keep their order and may repeat. */
     public final class Request {
         private final String method;
@@ -176,7 +136,7 @@ public final class RawTableClient {
         private final List<String[]> headers = new ArrayList<>();
         private byte[] body;
         private Signing signing = RawTableClient.this.signing;
-        private String date = httpDate(ZonedDateTime.now());
+        private String date = SharedKeySigning.httpDate(ZonedDateTime.now());
         private String version = "2020-12-06";
         private String dataServiceVersion = "3.0";
         private String accept = "application/json;odata=minimalmetadata";
@@ -287,9 +247,10 @@ public final class RawTableClient {
             String sentContentType = body != null && contentType != null ? contentType : null;
             switch (signing) {
                 case SHARED_KEY_LITE -> all.add(new String[] {"Authorization",
-                        sharedKeyLite(ACCOUNT, key, date, rawPath, comp())});
+                        SharedKeySigning.sharedKeyLite(ACCOUNT, key, date, rawPath, comp())});
                 case SHARED_KEY -> all.add(new String[] {"Authorization",
-                        sharedKey(ACCOUNT, key, method, null, sentContentType, date, rawPath, comp())});
+                        SharedKeySigning.sharedKey(ACCOUNT, key, method, null, sentContentType, date, rawPath,
+                                comp())});
                 case NONE -> { }
             }
             if (sentContentType != null) {

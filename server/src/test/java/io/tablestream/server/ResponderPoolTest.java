@@ -21,6 +21,31 @@ class ResponderPoolTest {
     }
 
     @Test
+    void runsAsManyTasksAtOnceAsItHasThreads() throws Exception {
+        try (ResponderPool pool = new ResponderPool(3)) {
+            java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+            java.util.concurrent.atomic.AtomicInteger running = new java.util.concurrent.atomic.AtomicInteger();
+            java.util.concurrent.CountDownLatch started = new java.util.concurrent.CountDownLatch(3);
+            for (int i = 0; i < 5; i++) {
+                pool.execute(() -> {
+                    running.incrementAndGet();
+                    started.countDown();
+                    try {
+                        release.await();
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                });
+            }
+
+            assertThat(started.await(5, TimeUnit.SECONDS)).isTrue();
+            Thread.sleep(200); // a fourth thread, if there were one, would start meanwhile
+            assertThat(running.get()).isEqualTo(3);
+            release.countDown();
+        }
+    }
+
+    @Test
     void runsATaskSubmittedFromOneOfItsThreadsAtOnceOnThatThread() throws Exception {
         try (ResponderPool pool = new ResponderPool(2)) {
             CompletableFuture<String[]> threads = new CompletableFuture<>();

@@ -62,4 +62,54 @@ class ServerConfigTest {
                 .containsEntry("consumer.heartbeat.interval.ms", 1000)
                 .containsEntry("producer.transaction.timeout.ms", "4000");
     }
+
+    @Test
+    void helpListsEverySettingWithItsVariableAndDefault() {
+        String help = Main.help();
+
+        for (Setting<?> setting : ServerSettings.ALL) {
+            assertThat(help).contains(setting.name()).contains(setting.environmentVariable())
+                    .contains("'" + setting.defaultValue() + "'");
+        }
+        assertThat(help).contains("responder-threads", "registry-wait-ms", "query-page-bytes", "table-scan-budget",
+                "rocksdb-memory-bytes", "rocksdb-write-buffer-bytes", "expiry-interval-ms", "expiry-batch",
+                "sweep-interval-ms", "sweep-batch", "index-build-interval-ms", "index-build-batch",
+                "standby-lag-refresh-ms", "TABLESTREAM_ROCKSDB_MEMORY_BYTES");
+    }
+
+    @Test
+    void everySettingHasADistinctNameAndVariable() {
+        assertThat(ServerSettings.ALL.stream().map(Setting::name)).doesNotHaveDuplicates();
+        assertThat(ServerSettings.ALL.stream().map(Setting::environmentVariable)).doesNotHaveDuplicates();
+    }
+
+    @Test
+    void theProcessorsBackgroundWorkMemoryAndLagRefreshComeFromTheCatalogue() {
+        ServerConfig config = ServerConfig.of(Map.of(ServerSettings.EXPIRY_INTERVAL_MS, 250,
+                ServerSettings.EXPIRY_BATCH, 7, ServerSettings.SWEEP_INTERVAL_MS, 60_000, ServerSettings.SWEEP_BATCH, 9,
+                ServerSettings.INDEX_BUILD_INTERVAL_MS, 50, ServerSettings.INDEX_BUILD_BATCH, 11,
+                ServerSettings.ROCKSDB_MEMORY_BYTES, 64L * 1024 * 1024,
+                ServerSettings.ROCKSDB_WRITE_BUFFER_BYTES, 16L * 1024 * 1024,
+                ServerSettings.STANDBY_LAG_REFRESH_MS, 1_000));
+
+        io.tablestream.processor.StreamProcessorConfig processor = TablestreamServer.processorConfig(config,
+                "localhost:9092", Path.of("data"), java.time.Clock.systemUTC());
+
+        assertThat(processor.housekeeping()).isEqualTo(new io.tablestream.processor.Housekeeping(
+                java.time.Duration.ofMillis(250), 7, java.time.Duration.ofMinutes(1), 9,
+                java.time.Duration.ofMillis(50), 11));
+        assertThat(processor.storeMemory()).isEqualTo(
+                new io.tablestream.processor.StoreMemory(64L * 1024 * 1024, 16L * 1024 * 1024));
+        assertThat(processor.lagRefresh()).isEqualTo(java.time.Duration.ofSeconds(1));
+        assertThat(TablestreamServer.queryBudgets(ServerConfig.of(Map.of(ServerSettings.TABLE_SCAN_BUDGET, 5))))
+                .isEqualTo(new io.tablestream.query.http.QueryBudgets(50_000, 4L * 1024 * 1024, 5));
+    }
+
+    @Test
+    void aSettingOfTheWrongTypeIsRefusedNamingWhereItCameFrom() {
+        ServerConfig config = ServerConfig.of(Map.of(ServerSettings.ROCKSDB_MEMORY_BYTES, "lots"));
+
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> config.get(ServerSettings.ROCKSDB_MEMORY_BYTES))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("RocksDB");
+    }
 }

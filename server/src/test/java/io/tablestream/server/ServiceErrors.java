@@ -3,6 +3,7 @@ package io.tablestream.server;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import com.azure.core.exception.HttpResponseException;
 import com.azure.data.tables.models.TableServiceException;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
@@ -31,6 +32,21 @@ public final class ServiceErrors {
         assertThat(e.getResponse().getHeaderValue("x-ms-error-code")).as("x-ms-error-code").isEqualTo(code);
         assertThat(e.getValue()).as("parsed odata.error").isNotNull();
         assertThat(e.getValue().getErrorCode().toString()).as("odata.error code").isEqualTo(code);
+        return e;
+    }
+
+    /**
+     * Asserts that {@code call} fails with an answer of {@code status} and {@code x-ms-error-code: code}
+     * as any {@link HttpResponseException}: what the SDK throws where it cannot parse the error into a
+     * {@link TableServiceException} — pages fetched while iterating (an internal subtype), and the XML
+     * {@code <Error>} of the ACL operations (its model expects another root element).
+     */
+    public static HttpResponseException assertHttpError(int status, String code, ThrowingCallable call) {
+        HttpResponseException e = catchThrowableOfType(HttpResponseException.class, call);
+        assertThat(e).as("expected %d %s", status, code).isNotNull();
+        assertThat(e.getResponse().getStatusCode()).as("status of %s", e.getMessage()).isEqualTo(status);
+        assertThat(e.getResponse().getHeaderValue("x-ms-error-code")).as("x-ms-error-code of %s", e.getMessage())
+                .isEqualTo(code);
         return e;
     }
 

@@ -20,8 +20,7 @@ import org.junit.jupiter.api.extension.ParameterResolver;
  * so a filtered query over more rows than that may take several (short or empty) pages.
  */
 public final class TablestreamServerExtension implements ParameterResolver {
-    public static final String EMULATOR_KEY =
-            "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==";
+    public static final String EMULATOR_KEY = io.tablestream.testsupport.SharedKeySigning.EMULATOR_KEY;
     /** A second account of the server, for tests that would crowd the emulator account (thousands of tables). */
     public static final String OTHER_ACCOUNT = "otheraccount";
     public static final String OTHER_KEY = java.util.Base64.getEncoder().encodeToString(

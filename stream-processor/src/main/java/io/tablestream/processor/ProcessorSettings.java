@@ -4,17 +4,13 @@ import io.tablestream.processor.store.AppliedOffsets;
 import io.tablestream.processor.store.RegistryEvents;
 import io.tablestream.processor.store.TransactionProgress;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.Objects;
 
 /**
  * What the topology needs to know besides its topics.
  *
  * @param commandPartitions partitions of the commands topic (each command's partition is checked against its key)
- * @param expiryInterval how often a task deletes its expired entities
- * @param expiryBatch at most this many expired entities per task and round
- * @param sweepInterval how often a task sweeps rows of deleted tables
- * @param sweepBatch at most this many rows per task and round
+ * @param housekeeping the tasks' background work: TTL expiry, sweeps, index builds
  * @param clock wall-clock time, for the timestamps of records that are not decisions (catch-up markers);
  *     a decision never reads it (its time is the command's, see {@code TaskState})
  * @param observer told of each applied entity change
@@ -22,14 +18,13 @@ import java.util.Objects;
  * @param transactions where the tasks note the transaction parts they decided, for status reads here
  * @param metrics counts what the tasks do (outcomes, changes, dead letters)
  */
-public record ProcessorSettings(Topics topics, int commandPartitions, Duration expiryInterval, int expiryBatch,
-                                Duration sweepInterval, int sweepBatch, Clock clock, AppliedOffsets appliedOffsets,
+public record ProcessorSettings(Topics topics, int commandPartitions, Housekeeping housekeeping, Clock clock,
+                                AppliedOffsets appliedOffsets,
                                 RegistryEvents registryEvents, ApplyObserver observer, WriteAnswers answers,
                                 TransactionProgress transactions, StreamProcessorMetrics metrics) {
     public ProcessorSettings {
         Objects.requireNonNull(topics, "topics");
-        Objects.requireNonNull(expiryInterval, "expiryInterval");
-        Objects.requireNonNull(sweepInterval, "sweepInterval");
+        Objects.requireNonNull(housekeeping, "housekeeping");
         Objects.requireNonNull(clock, "clock");
         Objects.requireNonNull(appliedOffsets, "appliedOffsets");
         Objects.requireNonNull(registryEvents, "registryEvents");
@@ -37,22 +32,21 @@ public record ProcessorSettings(Topics topics, int commandPartitions, Duration e
         Objects.requireNonNull(answers, "answers");
         Objects.requireNonNull(transactions, "transactions");
         Objects.requireNonNull(metrics, "metrics");
-        if (commandPartitions < 1 || expiryBatch < 1 || sweepBatch < 1) {
-            throw new IllegalArgumentException("partitions and batch sizes must be positive");
+        if (commandPartitions < 1) {
+            throw new IllegalArgumentException("partitions must be positive");
         }
     }
 
-    public ProcessorSettings(Topics topics, int commandPartitions, Duration expiryInterval, int expiryBatch,
-                             Duration sweepInterval, int sweepBatch, Clock clock, AppliedOffsets appliedOffsets,
-                             RegistryEvents registryEvents, ApplyObserver observer, WriteAnswers answers) {
-        this(topics, commandPartitions, expiryInterval, expiryBatch, sweepInterval, sweepBatch, clock, appliedOffsets,
+    public ProcessorSettings(Topics topics, int commandPartitions, Housekeeping housekeeping, Clock clock,
+                             AppliedOffsets appliedOffsets, RegistryEvents registryEvents, ApplyObserver observer,
+                             WriteAnswers answers) {
+        this(topics, commandPartitions, housekeeping, clock, appliedOffsets,
                 registryEvents, observer, answers, new TransactionProgress(), new StreamProcessorMetrics(commandPartitions));
     }
 
     /** Defaults for everything but the topics, partitions and clock. */
     public static ProcessorSettings defaults(Topics topics, int commandPartitions, Clock clock) {
-        return new ProcessorSettings(topics, commandPartitions, Duration.ofSeconds(1), 1000, Duration.ofSeconds(5),
-                5000, clock, new AppliedOffsets(), new RegistryEvents(), ApplyObserver.NONE,
+        return new ProcessorSettings(topics, commandPartitions, Housekeeping.DEFAULTS, clock, new AppliedOffsets(), new RegistryEvents(), ApplyObserver.NONE,
                 WriteAnswers.atDecision(WriteAnswers.Handoff.NONE), new TransactionProgress(),
                 new StreamProcessorMetrics(commandPartitions));
     }

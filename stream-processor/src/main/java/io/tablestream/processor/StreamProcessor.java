@@ -45,8 +45,6 @@ public final class StreamProcessor implements AutoCloseable {
     /** Thread failures tolerated within {@link #FAILURE_WINDOW} before the client shuts down. */
     private static final int MAX_THREAD_FAILURES = 5;
     private static final Duration FAILURE_WINDOW = Duration.ofMinutes(1);
-    /** How often the lags of this instance's store replicas are measured (a request to the brokers). */
-    private static final Duration LAG_REFRESH = Duration.ofMillis(250);
 
     private final StreamProcessorConfig config;
     private final Topics topics;
@@ -76,15 +74,14 @@ public final class StreamProcessor implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
-        this.settings = new ProcessorSettings(topics, commandPartitions, Duration.ofSeconds(1), 1000,
-                Duration.ofSeconds(5), 5000, config.clock(), new AppliedOffsets(), new RegistryEvents(), observer,
+        this.settings = new ProcessorSettings(topics, commandPartitions, config.housekeeping(), config.clock(), new AppliedOffsets(), new RegistryEvents(), observer,
                 answers, new TransactionProgress(), new StreamProcessorMetrics(commandPartitions));
         this.streams = new KafkaStreams(TablestreamTopology.build(settings), streamsProperties(config),
                 new CommitNotifyingClientSupplier());
         this.streams.setUncaughtExceptionHandler(this::onThreadFailure);
         this.entities = new StreamsEntityStore(streams, config.clock(), settings.appliedOffsets(),
                 settings.transactions());
-        this.replicas = new StreamsLocalReplicas(streams, LAG_REFRESH,
+        this.replicas = new StreamsLocalReplicas(streams, config.lagRefresh(),
                 clientSettings(config, ConsumerConfig.configNames(), "lag-reader"), topics.commands().name());
         this.registry = new StreamsTableRegistry(streams, settings.registryEvents());
         settings.metrics().attach(streams, topics.commands().name(),
@@ -235,6 +232,7 @@ public final class StreamProcessor implements AutoCloseable {
         p.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, (int) config.replicationFactor());
         p.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, 64L * 1024 * 1024);
         p.put(StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG, BoundedRocksDbMemory.class);
+        p.putAll(BoundedRocksDbMemory.settings(config.storeMemory()));
         // The registry's global thread answers a processing failure like the stream threads do (the
         // default handler: log and fail), as Kafka Streams 5.0 will by default; without this it warns.
         p.put(PROCESSING_EXCEPTION_HANDLER_GLOBAL_ENABLED, true);

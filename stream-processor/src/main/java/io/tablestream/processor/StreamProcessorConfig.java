@@ -22,10 +22,17 @@ import java.util.Objects;
  * @param commitInterval the longest a task goes without committing its transaction; a write someone
  *                       waits for is committed right after its round of processing regardless
  * @param overrides further Kafka Streams / client settings, applied last
+ * @param housekeeping the tasks' background work between commands (TTL expiry, sweeps, index builds)
+ * @param storeMemory the memory all RocksDB stores of the instance share
+ * @param lagRefresh how often the lags of this instance's store replicas are measured (a request to the brokers)
  */
 public record StreamProcessorConfig(String bootstrapServers, String topicPrefix, int partitions, short replicationFactor,
                                     Path stateDir, String instanceId, String applicationServer, int streamThreads, int standbyReplicas,
-                                    Duration commitInterval, Map<String, Object> overrides, Clock clock) {
+                                    Duration commitInterval, Map<String, Object> overrides, Clock clock,
+                                    Housekeeping housekeeping, StoreMemory storeMemory, Duration lagRefresh) {
+    /** 250 ms: a standby's lag is at most this old when a read asks whether the standby may serve. */
+    public static final Duration DEFAULT_LAG_REFRESH = Duration.ofMillis(250);
+
     public StreamProcessorConfig {
         Objects.requireNonNull(bootstrapServers, "bootstrapServers");
         Objects.requireNonNull(topicPrefix, "topicPrefix");
@@ -33,7 +40,21 @@ public record StreamProcessorConfig(String bootstrapServers, String topicPrefix,
         Objects.requireNonNull(instanceId, "instanceId");
         Objects.requireNonNull(commitInterval, "commitInterval");
         Objects.requireNonNull(clock, "clock");
+        Objects.requireNonNull(housekeeping, "housekeeping");
+        Objects.requireNonNull(storeMemory, "storeMemory");
+        if (Objects.requireNonNull(lagRefresh, "lagRefresh").toMillis() < 1) {
+            throw new IllegalArgumentException("the lag refresh interval must be at least 1 ms: " + lagRefresh);
+        }
         overrides = Map.copyOf(overrides);
+    }
+
+    /** With the default housekeeping, store memory and lag refresh. */
+    public StreamProcessorConfig(String bootstrapServers, String topicPrefix, int partitions, short replicationFactor,
+                                 Path stateDir, String instanceId, String applicationServer, int streamThreads,
+                                 int standbyReplicas, Duration commitInterval, Map<String, Object> overrides, Clock clock) {
+        this(bootstrapServers, topicPrefix, partitions, replicationFactor, stateDir, instanceId, applicationServer,
+                streamThreads, standbyReplicas, commitInterval, overrides, clock, Housekeeping.DEFAULTS,
+                StoreMemory.DEFAULT, DEFAULT_LAG_REFRESH);
     }
 
     /**
@@ -48,18 +69,26 @@ public record StreamProcessorConfig(String bootstrapServers, String topicPrefix,
 
     public StreamProcessorConfig withApplicationServer(String hostPort) {
         return new StreamProcessorConfig(bootstrapServers, topicPrefix, partitions, replicationFactor, stateDir, instanceId,
-                hostPort, streamThreads, standbyReplicas, commitInterval, overrides, clock);
+                hostPort, streamThreads, standbyReplicas, commitInterval, overrides, clock, housekeeping, storeMemory, lagRefresh);
     }
 
     public StreamProcessorConfig withPartitions(int count) {
         return new StreamProcessorConfig(bootstrapServers, topicPrefix, count, replicationFactor, stateDir, instanceId,
-                applicationServer, streamThreads, standbyReplicas, commitInterval, overrides, clock);
+                applicationServer, streamThreads, standbyReplicas, commitInterval, overrides, clock, housekeeping, storeMemory,
+                lagRefresh);
     }
 
     public StreamProcessorConfig withOverrides(Map<String, Object> more) {
         Map<String, Object> all = new java.util.HashMap<>(overrides);
         all.putAll(more);
         return new StreamProcessorConfig(bootstrapServers, topicPrefix, partitions, replicationFactor, stateDir,
-                instanceId, applicationServer, streamThreads, standbyReplicas, commitInterval, all, clock);
+                instanceId, applicationServer, streamThreads, standbyReplicas, commitInterval, all, clock, housekeeping,
+                storeMemory, lagRefresh);
+    }
+
+    public StreamProcessorConfig withHousekeeping(Housekeeping value) {
+        return new StreamProcessorConfig(bootstrapServers, topicPrefix, partitions, replicationFactor, stateDir,
+                instanceId, applicationServer, streamThreads, standbyReplicas, commitInterval, overrides, clock, value,
+                storeMemory, lagRefresh);
     }
 }

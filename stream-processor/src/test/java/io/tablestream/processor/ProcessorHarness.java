@@ -67,8 +67,11 @@ final class ProcessorHarness implements AutoCloseable {
     }
 
     ProcessorHarness(int commandPartitions) {
-        settings = new ProcessorSettings(topics, commandPartitions, Duration.ofSeconds(1), 1000, Duration.ofSeconds(5),
-                2, clock, new io.tablestream.processor.store.AppliedOffsets(),
+        this(commandPartitions, Housekeeping.DEFAULTS.withSweep(Duration.ofSeconds(5), 2));
+    }
+
+    ProcessorHarness(int commandPartitions, Housekeeping housekeeping) {
+        settings = new ProcessorSettings(topics, commandPartitions, housekeeping, clock, new io.tablestream.processor.store.AppliedOffsets(),
                 new io.tablestream.processor.store.RegistryEvents(), ApplyObserver.NONE, WriteAnswers.atDecision(handedOff::add),
                 new io.tablestream.processor.store.TransactionProgress(), new StreamProcessorMetrics(commandPartitions));
         Properties props = new Properties();

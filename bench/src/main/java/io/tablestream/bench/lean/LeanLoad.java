@@ -37,8 +37,7 @@ import java.util.function.LongFunction;
  * {@code CPU <target> lean <workload>-c<N> <cpu_ms> <requests> <cpu_us_per_request>}.
  */
 public final class LeanLoad {
-    private static final String EMULATOR_KEY =
-            "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==";
+    private static final String EMULATOR_KEY = io.tablestream.cli.http.TableAccount.EMULATOR_KEY;
     /** Entities the upsert workload cycles over, which merges and reads then use. */
     private static final int UPDATED_KEYS = 10_000;
     private static final int PARTITIONS = 256;

@@ -7,8 +7,9 @@ import com.azure.data.tables.sas.TableAccountSasPermission;
 import com.azure.data.tables.sas.TableAccountSasResourceType;
 import com.azure.data.tables.sas.TableAccountSasService;
 import com.azure.data.tables.sas.TableAccountSasSignatureValues;
+import io.tablestream.cli.http.ChangeSet;
+import io.tablestream.cli.http.TableServiceHttp;
 import java.net.URI;
-import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -22,13 +23,13 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
-import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The Table service's REST protocol spoken directly over {@link HttpClient}, with an account SAS in
+ * The Table service's REST protocol spoken directly over {@link HttpClient} (entity addresses and
+ * change sets built as the {@code tablestream} command builds them), with an account SAS in
  * the query string (generated once; nothing is signed per request): what a lean client costs, so a
  * benchmark measures the server rather than the SDK sharing its cores. Every call is asynchronous,
  * so one client keeps many requests in flight (HTTP/1.1, one connection per request in flight).
@@ -39,7 +40,7 @@ import java.util.regex.Pattern;
 public final class LeanTableClient {
     private static final String JSON = "application/json";
     private static final String NO_METADATA = "application/json;odata=nometadata";
-    private static final String API_VERSION = "2019-02-02";
+    private static final String API_VERSION = TableServiceHttp.VERSION;
     private static final Pattern STATUS_LINE = Pattern.compile("^HTTP/1\\.1 (\\d{3})");
     private static final Pattern ETAG_LINE = Pattern.compile("^etag:\\s*(.+)$", Pattern.CASE_INSENSITIVE);
 
@@ -177,10 +178,10 @@ public final class LeanTableClient {
 
     /** A $batch of one change set on one PartitionKey. */
     public CompletableFuture<BatchAnswer> batch(String table, String partitionKey, List<BatchOperation> operations) {
-        List<Addressed> addressed = operations.stream().map(op -> new Addressed(table, partitionKey, op)).toList();
-        String batchBoundary = "batch_" + UUID.randomUUID();
-        HttpRequest request = request("/$batch").header("Content-Type", "multipart/mixed; boundary=" + batchBoundary)
-                .POST(body(changeSetBody(batchBoundary, addressed))).build();
+        ChangeSet changeSet = changeSet(operations.stream().map(op -> new Addressed(table, partitionKey, op)).toList());
+        HttpRequest request = request("/$batch")
+                .header("Content-Type", "multipart/mixed; boundary=" + changeSet.batchBoundary())
+                .POST(HttpRequest.BodyPublishers.ofByteArray(changeSet.body())).build();
         return http.sendAsync(request, HttpResponse.BodyHandlers.ofString())
                 .thenApply(r -> new BatchAnswer(r.statusCode(), r.statusCode() == 202 ? parts(r.body()) : List.of()));
     }
@@ -194,9 +195,10 @@ public final class LeanTableClient {
      * {@code $transactions}; answered 202 with {@code {"TransactionId":..}}.
      */
     public CompletableFuture<Answer> transaction(List<Addressed> operations) {
-        String batchBoundary = "batch_" + UUID.randomUUID();
-        return send(request("/$transactions").header("Content-Type", "multipart/mixed; boundary=" + batchBoundary)
-                .POST(body(changeSetBody(batchBoundary, operations))));
+        ChangeSet changeSet = changeSet(operations);
+        return send(request("/$transactions")
+                .header("Content-Type", "multipart/mixed; boundary=" + changeSet.batchBoundary())
+                .POST(HttpRequest.BodyPublishers.ofByteArray(changeSet.body())));
     }
 
     /** A cross-partition transaction's status, read after the writes {@code sessionToken} names. */
@@ -204,29 +206,17 @@ public final class LeanTableClient {
         return send(request("/$transactions('" + transactionId + "')").header("x-ms-session-token", sessionToken).GET());
     }
 
-    private String changeSetBody(String batchBoundary, List<Addressed> operations) {
-        String changeset = "changeset_" + UUID.randomUUID();
-        StringBuilder b = new StringBuilder(512 + operations.size() * 400);
-        b.append("--").append(batchBoundary).append("\r\n")
-                .append("Content-Type: multipart/mixed; boundary=").append(changeset).append("\r\n\r\n");
+    /** The change set of {@code operations}, in the protocol's multipart form (cli's {@link ChangeSet}). */
+    private ChangeSet changeSet(List<Addressed> operations) {
+        ChangeSet changeSet = new ChangeSet(operations.isEmpty() ? "" : operations.get(0).partitionKey());
         for (Addressed a : operations) {
             BatchOperation op = a.operation();
-            b.append("--").append(changeset).append("\r\n")
-                    .append("Content-Type: application/http\r\nContent-Transfer-Encoding: binary\r\n\r\n");
             String url = endpoint + (op.method().equals("POST") ? "/" + a.table()
                     : entityPath(a.table(), a.partitionKey(), op.rowKey()));
-            b.append(op.method()).append(' ').append(url).append(" HTTP/1.1\r\n")
-                    .append("Content-Type: ").append(JSON).append("\r\n")
-                    .append("Accept: ").append(NO_METADATA).append("\r\n")
-                    .append("Prefer: return-no-content\r\n")
-                    .append("DataServiceVersion: 3.0\r\n");
-            if (op.ifMatch() != null) {
-                b.append("If-Match: ").append(op.ifMatch()).append("\r\n");
-            }
-            b.append("\r\n").append(json(a.partitionKey(), op.rowKey(), op.properties())).append("\r\n");
+            changeSet.add(op.method(), url, op.rowKey(), op.ifMatch(),
+                    json(a.partitionKey(), op.rowKey(), op.properties()).getBytes(StandardCharsets.UTF_8));
         }
-        b.append("--").append(changeset).append("--\r\n--").append(batchBoundary).append("--\r\n");
-        return b.toString();
+        return changeSet;
     }
 
     /** The sub-responses of a $batch answer: status and ETag of each, in order. */
@@ -275,11 +265,7 @@ public final class LeanTableClient {
 
     /** The path of one entity: {@code /Table(PartitionKey='pk',RowKey='rk')}, quotes doubled and encoded. */
     static String entityPath(String table, String partitionKey, String rowKey) {
-        return "/" + table + "(PartitionKey='" + keyLiteral(partitionKey) + "',RowKey='" + keyLiteral(rowKey) + "')";
-    }
-
-    private static String keyLiteral(String key) {
-        return URLEncoder.encode(key.replace("'", "''"), StandardCharsets.UTF_8).replace("+", "%20");
+        return TableServiceHttp.entityPath(table, partitionKey, rowKey);
     }
 
     /** An entity as the service's JSON, with the type annotations the values need. */

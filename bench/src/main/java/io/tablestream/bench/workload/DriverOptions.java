@@ -17,8 +17,7 @@ record DriverOptions(String target, String connectionString, long size, int part
                      String tableName, long seed) {
 
     static final String EMULATOR_ACCOUNT = "devstoreaccount1";
-    static final String EMULATOR_KEY =
-            "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==";
+    static final String EMULATOR_KEY = io.tablestream.cli.http.TableAccount.EMULATOR_KEY;
 
     static final String USAGE = """
             Usage: WorkloadDriver (--endpoint URL | --connection-string CS) --size N [options]

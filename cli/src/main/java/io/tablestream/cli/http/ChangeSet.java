@@ -10,6 +10,9 @@ import java.util.UUID;
  * An entity group transaction being built: one {@code $batch} request holding one change set of
  * up to 100 operations on entities of one PartitionKey, each {@code PUT} (Insert Or Replace) or
  * {@code MERGE} (Insert Or Merge, sent as PATCH without If-Match), its body an entity's JSON as given.
+ * The multipart body is the protocol's for any change set: {@link #add(String, String, String, String, byte[])}
+ * takes any method and If-Match (the benchmarks' lean client builds its batches and cross-partition
+ * transactions with it).
  */
 public final class ChangeSet {
     /** What Azure allows in one change set. */
@@ -25,15 +28,17 @@ public final class ChangeSet {
         /** Insert Or Merge: imported properties are added to (or overwrite those of) an existing entity. */
         MERGE("PATCH");
 
-        final byte[] methodAndSpace;
+        final String method;
 
         Mode(String method) {
-            this.methodAndSpace = (method + " ").getBytes(StandardCharsets.US_ASCII);
+            this.method = method;
         }
     }
 
-    private static final byte[] AFTER_URL = ascii(" HTTP/1.1\r\nContent-Type: application/json\r\n"
-            + "Accept: application/json;odata=nometadata\r\nPrefer: return-no-content\r\nDataServiceVersion: 3.0\r\n\r\n");
+    /** What follows an operation's URL: the HTTP version and the operation's headers. */
+    private static final String AFTER_URL_HEADERS = " HTTP/1.1\r\nContent-Type: application/json\r\n"
+            + "Accept: application/json;odata=nometadata\r\nPrefer: return-no-content\r\nDataServiceVersion: 3.0\r\n";
+    private static final byte[] AFTER_URL = ascii(AFTER_URL_HEADERS + "\r\n");
 
     private final String batchBoundary = "batch_" + UUID.randomUUID();
     private final String changeSetBoundary = "changeset_" + UUID.randomUUID();
@@ -42,6 +47,7 @@ public final class ChangeSet {
             + "\r\nContent-Type: application/http\r\nContent-Transfer-Encoding: binary\r\n\r\n");
     private final ByteArrayOutputStream body = new ByteArrayOutputStream(128 * 1024);
     private final Set<String> rowKeys = new HashSet<>();
+    private int operations;
     private final String partitionKey;
     private boolean closed;
 
@@ -56,12 +62,12 @@ public final class ChangeSet {
     }
 
     public int size() {
-        return rowKeys.size();
+        return operations;
     }
 
     /** Whether an entity of {@code bytes} more still fits (count and size). */
     public boolean fits(int bytes) {
-        return rowKeys.size() < MAX_OPERATIONS && body.size() + bytes + 512 < MAX_BODY_BYTES;
+        return operations < MAX_OPERATIONS && body.size() + bytes + 512 < MAX_BODY_BYTES;
     }
 
     public boolean contains(String rowKey) {
@@ -70,24 +76,35 @@ public final class ChangeSet {
 
     /** Adds the operation writing {@code entityJson} (the entity's JSON object) at {@code url}. */
     public void add(Mode mode, String url, String rowKey, byte[] entityJson) {
+        add(mode.method, url, rowKey, null, entityJson);
+    }
+
+    /**
+     * Adds an operation: {@code method} ({@code POST} to a table's URL inserts; {@code PUT} and
+     * {@code PATCH} to an entity's URL replace and merge, or insert when {@code ifMatch} is null)
+     * writing {@code entityJson}, with {@code If-Match: ifMatch} unless it is null.
+     */
+    public void add(String method, String url, String rowKey, String ifMatch, byte[] entityJson) {
         if (closed) {
             throw new IllegalStateException("the change set was sent");
         }
         rowKeys.add(rowKey);
+        operations++;
         body.writeBytes(operationStart);
-        body.writeBytes(mode.methodAndSpace);
+        body.writeBytes(ascii(method + " "));
         body.writeBytes(url.getBytes(StandardCharsets.UTF_8));
-        body.writeBytes(AFTER_URL);
+        body.writeBytes(ifMatch == null ? AFTER_URL : ascii(AFTER_URL_HEADERS + "If-Match: " + ifMatch + "\r\n\r\n"));
         body.writeBytes(entityJson);
         body.writeBytes(CRLF);
     }
 
-    String batchBoundary() {
+    /** The boundary of the {@code $batch} body: the request's Content-Type is {@code multipart/mixed; boundary=} it. */
+    public String batchBoundary() {
         return batchBoundary;
     }
 
     /** The whole body, closed (no operation can be added after). */
-    byte[] body() {
+    public byte[] body() {
         if (!closed) {
             body.writeBytes(ascii("--" + changeSetBoundary + "--\r\n--" + batchBoundary + "--\r\n"));
             closed = true;

@@ -23,7 +23,7 @@ import java.util.concurrent.Executors;
  */
 public final class TableServiceHttp implements AutoCloseable {
     /** The protocol version the official Java SDK speaks (and every Table service serves). */
-    static final String VERSION = "2019-02-02";
+    public static final String VERSION = "2019-02-02";
     static final String MINIMAL_METADATA = "application/json;odata=minimalmetadata";
     private static final Duration TIMEOUT = Duration.ofSeconds(60);
 
@@ -136,12 +136,16 @@ public final class TableServiceHttp implements AutoCloseable {
 
     /** The URL of an entity, as a change set's operation names it. */
     public String entityUrl(String table, String partitionKey, String rowKey) {
-        return account.endpoint() + "/" + table + "(PartitionKey='" + keyLiteral(partitionKey) + "',RowKey='"
-                + keyLiteral(rowKey) + "')";
+        return account.endpoint() + entityPath(table, partitionKey, rowKey);
+    }
+
+    /** The path of an entity below the account: {@code /Table(PartitionKey='pk',RowKey='rk')}, keys as {@link #keyLiteral}. */
+    public static String entityPath(String table, String partitionKey, String rowKey) {
+        return "/" + table + "(PartitionKey='" + keyLiteral(partitionKey) + "',RowKey='" + keyLiteral(rowKey) + "')";
     }
 
     /** A key in an entity's address: quotes doubled, then percent-encoded (space as %20). */
-    static String keyLiteral(String key) {
+    public static String keyLiteral(String key) {
         return encode(key.replace("'", "''"));
     }
 

@@ -18,6 +18,8 @@ public final class Limits {
     public static final int MAX_BATCH_OPERATIONS = 100;
     /** Bytes of a whole {@code $batch} request body. */
     public static final int MAX_BATCH_BYTES = 4 * 1024 * 1024;
+    /** Bytes of any request body: a larger one is refused with 413 {@code RequestBodyTooLarge}. */
+    public static final int MAX_REQUEST_BODY_BYTES = 4 * 1024 * 1024;
     /** Entities in one page of a query. */
     public static final int MAX_PAGE_SIZE = 1000;
     /** Comparisons in one {@code $filter}. */

@@ -1,5 +1,7 @@
 package io.tablestream.kafka.embedded;
 
+import io.tablestream.localfiles.EmbeddedBrokerAddress;
+import java.io.UncheckedIOException;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
@@ -216,13 +218,13 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
 
         private EmbeddedKafkaBroker start(DirectoryLock lock, long begin, long deadline) {
             String clusterId = formatOnce();
-            Optional<StoredAddress> stored = StoredAddress.read(dataDirectory);
+            Optional<EmbeddedBrokerAddress> stored = readAddress();
             for (int attempt = 1; ; attempt++) {
-                StoredAddress address = address(stored);
+                EmbeddedBrokerAddress address = address(stored);
                 boolean picked = stored.isEmpty() && (brokerPort == 0 || controllerPort == 0);
                 if (!stored.equals(Optional.of(address))) {
                     // Kept before the broker first listens on it: a crash right after must not lose it.
-                    address.write(dataDirectory);
+                    writeAddress(address);
                     stored.ifPresent(before -> LOG.warn("The embedded broker moves from ports {}/{} to {}/{} as configured;"
                                     + " clients that remember the old address must be pointed at the new one",
                             before.brokerPort(), before.controllerPort(), address.brokerPort(), address.controllerPort()));
@@ -243,7 +245,7 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
                         throw new EmbeddedKafkaException("The Kafka broker in " + dataDirectory + " cannot listen on "
                                 + properties.bootstrapServers() + " (controller port " + address.controllerPort()
                                 + "): the port is in use. The broker keeps the address it was first given (see "
-                                + dataDirectory.resolve(StoredAddress.FILE_NAME) + "); free the port, or configure"
+                                + dataDirectory.resolve(EmbeddedBrokerAddress.FILE_NAME) + "); free the port, or configure"
                                 + " other ports explicitly to move it.", e);
                     }
                     throw new EmbeddedKafkaException("Kafka broker in " + dataDirectory + " failed to start on "
@@ -265,11 +267,31 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
          * The ports to listen on: those configured, else those kept in the data directory, else free
          * ones picked now (and kept from then on).
          */
-        private StoredAddress address(Optional<StoredAddress> stored) {
+        /** The address kept in the data directory, if one was. */
+        private Optional<EmbeddedBrokerAddress> readAddress() {
+            try {
+                return EmbeddedBrokerAddress.read(dataDirectory);
+            } catch (UncheckedIOException e) {
+                throw new EmbeddedKafkaException(e.getMessage(), e.getCause());
+            } catch (IllegalArgumentException e) {
+                throw new EmbeddedKafkaException(e.getMessage() + "; set the ports explicitly or remove the file to"
+                        + " choose new ones", e);
+            }
+        }
+
+        private void writeAddress(EmbeddedBrokerAddress address) {
+            try {
+                address.write(dataDirectory);
+            } catch (UncheckedIOException e) {
+                throw new EmbeddedKafkaException(e.getMessage(), e.getCause());
+            }
+        }
+
+        private EmbeddedBrokerAddress address(Optional<EmbeddedBrokerAddress> stored) {
             int keptBroker = brokerPort != 0 ? brokerPort
-                    : stored.map(StoredAddress::brokerPort).filter(p -> p != controllerPort).orElse(0);
+                    : stored.map(EmbeddedBrokerAddress::brokerPort).filter(p -> p != controllerPort).orElse(0);
             int chosenController = controllerPort != 0 ? controllerPort
-                    : stored.map(StoredAddress::controllerPort).filter(p -> p != keptBroker).orElse(0);
+                    : stored.map(EmbeddedBrokerAddress::controllerPort).filter(p -> p != keptBroker).orElse(0);
             int chosenBroker = keptBroker;
             if (chosenBroker == 0) {
                 chosenBroker = FreePorts.pick(host, chosenController);
@@ -277,7 +299,7 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
             if (chosenController == 0) {
                 chosenController = FreePorts.pick(host, chosenBroker);
             }
-            return new StoredAddress(chosenBroker, chosenController);
+            return new EmbeddedBrokerAddress(chosenBroker, chosenController);
         }
 
         private KafkaRaftServer newServer(BrokerProperties properties) {

@@ -130,7 +130,7 @@ class EmbeddedKafkaBrokerIT {
             assertThatThrownBy(() -> EmbeddedKafkaBroker.builder(dataDirectory).start())
                     .isInstanceOf(EmbeddedKafkaException.class)
                     .hasMessageContaining(address)
-                    .hasMessageContaining(StoredAddress.FILE_NAME);
+                    .hasMessageContaining(io.tablestream.localfiles.EmbeddedBrokerAddress.FILE_NAME);
         }
         try (EmbeddedKafkaBroker broker = timedStart(EmbeddedKafkaBroker.builder(dataDirectory))) {
             assertThat(broker.bootstrapServers()).isEqualTo(address);

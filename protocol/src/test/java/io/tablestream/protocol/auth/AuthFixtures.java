@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tablestream.core.error.ErrorCode;
 import io.tablestream.core.error.TableServiceException;
+import io.tablestream.testsupport.SharedKeySigning;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
@@ -16,8 +17,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import javax.crypto.Mac;
-import javax.crypto.spec.SecretKeySpec;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 
 /** Keys, clocks, request surgery and an independent signer for the auth tests. */
@@ -61,15 +60,9 @@ final class AuthFixtures {
                         .isEqualTo(code));
     }
 
-    /** HMAC-SHA256 of {@code stringToSign} with the base64 {@code key}, base64-encoded: written from the docs. */
+    /** HMAC-SHA256 of {@code stringToSign} with the base64 {@code key}, base64-encoded: the tests' one signer's. */
     static String sign(String base64Key, String stringToSign) {
-        try {
-            Mac mac = Mac.getInstance("HmacSHA256");
-            mac.init(new SecretKeySpec(Base64.getDecoder().decode(base64Key), "HmacSHA256"));
-            return Base64.getEncoder().encodeToString(mac.doFinal(stringToSign.getBytes(StandardCharsets.UTF_8)));
-        } catch (Exception e) {
-            throw new IllegalStateException(e);
-        }
+        return SharedKeySigning.hmac(base64Key, stringToSign);
     }
 
     // ------------------------------------------------------------ request surgery

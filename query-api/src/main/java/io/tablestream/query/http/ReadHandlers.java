@@ -92,12 +92,8 @@ import java.util.stream.IntStream;
  * it is a scatter-gather's partial read, answered in {@link PartialPages}' format.
  */
 public final class ReadHandlers {
-    /** Registry rows examined per Query Tables page at most. */
-    private static final int TABLE_SCAN_BUDGET = 10_000;
     /** The content type of the ACL and service-properties documents. */
     private static final String XML = "application/xml";
-    /** Bytes of matching entities per Query Entities page, about. */
-    private static final long PAGE_BYTE_BUDGET = 4L * 1024 * 1024;
     private static final String STANDBY = "standby";
     /** What a count answers: the number alone, as OData's {@code $count} segment. */
     private static final String COUNT_CONTENT_TYPE = "text/plain;charset=utf-8";
@@ -111,23 +107,22 @@ public final class ReadHandlers {
     private final SessionWait sessions;
     private final Duration sessionTimeout;
     private final int rowBudget;
+    private final int tableScanBudget;
     private final Executor readers;
 
     private ReadHandlers(TableRegistry registry, EntityStore store, KeyLocator locator, InstanceClient instances,
-                         AppliedOffsets applied, CommandLogEnds ends, Duration sessionTimeout, int rowBudget,
+                         AppliedOffsets applied, CommandLogEnds ends, Duration sessionTimeout, QueryBudgets budgets,
                          Executor readers) {
-        if (rowBudget < 1) {
-            throw new IllegalArgumentException("a page must be allowed at least one row, or paging never advances");
-        }
         this.registry = registry;
         this.tables = new TableLookup(registry);
         this.store = store;
         this.locator = locator;
         this.routing = new ReplicaRouting(locator, instances);
-        this.pages = new PageReader(store, PAGE_BYTE_BUDGET);
+        this.pages = new PageReader(store, budgets.pageBytes());
         this.sessions = new SessionWait(applied, ends, sessionTimeout);
         this.sessionTimeout = sessionTimeout;
-        this.rowBudget = rowBudget;
+        this.rowBudget = budgets.rowBudget();
+        this.tableScanBudget = budgets.tableScanBudget();
         this.readers = readers;
     }
 
@@ -135,15 +130,15 @@ public final class ReadHandlers {
      * @param instances how this instance reads from the others
      * @param ends where the command log ends: a session token past it is refused at once
      * @param sessionTimeout how long a read waits for the writes its session token names
-     * @param rowBudget rows a Query Entities page examines at most before it ends with a continuation
+     * @param budgets how much one page may examine and hold before it ends with a continuation
      * @param readers where reads that had to wait run (never on the thread that ended the wait)
      */
     public static Map<Operation, OperationHandler> create(TableRegistry registry, EntityStore store, KeyLocator locator,
                                                           InstanceClient instances, AppliedOffsets applied,
-                                                          CommandLogEnds ends, Duration sessionTimeout, int rowBudget,
-                                                          Executor readers) {
+                                                          CommandLogEnds ends, Duration sessionTimeout,
+                                                          QueryBudgets budgets, Executor readers) {
         ReadHandlers h = new ReadHandlers(registry, store, locator, instances, applied, ends, sessionTimeout,
-                rowBudget, readers);
+                budgets, readers);
         Map<Operation, OperationHandler> handlers = new EnumMap<>(Operation.class);
         handlers.put(Operation.QUERY_TABLES, h::queryTables);
         handlers.put(Operation.GET_ENTITY, h::getEntity);
@@ -179,7 +174,7 @@ public final class ReadHandlers {
         while (top > 0) {
             List<TableRecord> chunk = registry.list(request.account(), from, 256);
             for (TableRecord t : chunk) {
-                if (page.size() >= top || examined >= TABLE_SCAN_BUDGET) {
+                if (page.size() >= top || examined >= tableScanBudget) {
                     next = t.name();
                     break scan;
                 }

@@ -1,14 +1,13 @@
 package io.tablestream.server.acl;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.azure.core.exception.HttpResponseException;
 import com.azure.data.tables.TableClient;
 import com.azure.data.tables.TableServiceClient;
 import com.azure.data.tables.models.TableAccessPolicies;
 import com.azure.data.tables.models.TableAccessPolicy;
 import com.azure.data.tables.models.TableSignedIdentifier;
+import io.tablestream.server.ServiceErrors;
 import io.tablestream.server.TablestreamServerExtension;
 import io.tablestream.testsupport.KafkaExtension;
 import java.time.OffsetDateTime;
@@ -31,18 +30,6 @@ class TableAclIT {
     private static TableSignedIdentifier policy(String id, OffsetDateTime start, OffsetDateTime expiry, String permissions) {
         return new TableSignedIdentifier(id).setAccessPolicy(new TableAccessPolicy()
                 .setStartsOn(start).setExpiresOn(expiry).setPermissions(permissions));
-    }
-
-    /**
-     * The SDK reads the service's XML {@code <Error>} body of the ACL operations as a plain
-     * HttpResponseException (its own model expects another root element), so the status and
-     * {@code x-ms-error-code} are what a client can rely on.
-     */
-    private static void assertServiceError(Runnable call, int status, String code) {
-        assertThatThrownBy(call::run).isInstanceOfSatisfying(HttpResponseException.class, e -> {
-            assertThat(e.getResponse().getStatusCode()).isEqualTo(status);
-            assertThat(e.getResponse().getHeaderValue("x-ms-error-code")).isEqualTo(code);
-        });
     }
 
     @Test
@@ -107,8 +94,8 @@ class TableAclIT {
     void aMissingTableHasNoAcl(TableServiceClient service) {
         TableClient missing = service.getTableClient(uniqueName("AclMissing"));
 
-        assertServiceError(() -> missing.setAccessPolicies(List.of(policy("p", null, EXPIRY, "r"))), 404, "TableNotFound");
-        assertServiceError(missing::getAccessPolicies, 404, "TableNotFound");
+        ServiceErrors.assertHttpError(404, "TableNotFound", () -> missing.setAccessPolicies(List.of(policy("p", null, EXPIRY, "r"))));
+        ServiceErrors.assertHttpError(404, "TableNotFound", missing::getAccessPolicies);
     }
 
     @Test
@@ -119,7 +106,7 @@ class TableAclIT {
             six.add(policy("p" + i, null, EXPIRY, "r"));
         }
 
-        assertServiceError(() -> table.setAccessPolicies(six), 400, "InvalidXmlDocument");
+        ServiceErrors.assertHttpError(400, "InvalidXmlDocument", () -> table.setAccessPolicies(six));
         assertThat(table.getAccessPolicies().getIdentifiers()).isNullOrEmpty();
     }
 

@@ -8,6 +8,7 @@ import com.azure.data.tables.TableClient;
 import com.azure.data.tables.TableServiceClient;
 import com.azure.data.tables.models.TableEntity;
 import io.tablestream.server.RawTableClient;
+import io.tablestream.server.ServiceErrors;
 import io.tablestream.server.TablestreamServerExtension;
 import io.tablestream.server.TablestreamServerExtension.RunningServer;
 import io.tablestream.testsupport.KafkaExtension;
@@ -60,16 +61,16 @@ class GetEntityIT {
 
     @Test
     void aMissingEntityIsResourceNotFound() {
-        TableFixtures.assertServiceError(404, "ResourceNotFound", () -> table.getEntity("pk", "nope"));
-        TableFixtures.assertServiceError(404, "ResourceNotFound", () -> table.getEntity("nope", "rk"));
+        ServiceErrors.assertHttpError(404, "ResourceNotFound", () -> table.getEntity("pk", "nope"));
+        ServiceErrors.assertHttpError(404, "ResourceNotFound", () -> table.getEntity("nope", "rk"));
     }
 
     @Test
     void anEntityOfAMissingTableIsTableNotFound(TableServiceClient service) {
         TableClient missing = service.getTableClient(TableFixtures.uniqueName("Missing"));
 
-        TableFixtures.assertServiceError(404, "TableNotFound", () -> missing.getEntity("pk", "rk"));
-        TableFixtures.assertServiceError(404, "TableNotFound", () -> missing.listEntities().stream().count());
+        ServiceErrors.assertHttpError(404, "TableNotFound", () -> missing.getEntity("pk", "rk"));
+        ServiceErrors.assertHttpError(404, "TableNotFound", () -> missing.listEntities().stream().count());
     }
 
     @Test

@@ -7,6 +7,7 @@ import com.azure.data.tables.TableClient;
 import com.azure.data.tables.TableServiceClient;
 import com.azure.data.tables.models.ListEntitiesOptions;
 import com.azure.data.tables.models.TableEntity;
+import io.tablestream.server.ServiceErrors;
 import io.tablestream.server.TablestreamServerExtension;
 import io.tablestream.testsupport.KafkaExtension;
 import java.time.OffsetDateTime;
@@ -172,7 +173,7 @@ class QueryEntitiesIT {
     @ValueSource(strings = {"Name eq", "Count gt 5 and", "(PartitionKey eq 'a'", "Name eq 'unterminated",
             "Count eq 99999999999", "Name Eq 'n1'", "PartitionKey eq null"})
     void rejectsABadFilterWithInvalidInput(String filter) {
-        TableFixtures.assertServiceError(400, "InvalidInput", () -> filtered(filter));
+        ServiceErrors.assertHttpError(400, "InvalidInput", () -> filtered(filter));
     }
 
     @Test

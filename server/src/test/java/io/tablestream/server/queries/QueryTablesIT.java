@@ -7,6 +7,7 @@ import com.azure.data.tables.TableServiceClient;
 import com.azure.data.tables.models.ListTablesOptions;
 import com.azure.data.tables.models.TableItem;
 import io.tablestream.server.RawTableClient;
+import io.tablestream.server.ServiceErrors;
 import io.tablestream.server.TablestreamServerExtension;
 import io.tablestream.server.TablestreamServerExtension.RunningServer;
 import io.tablestream.testsupport.KafkaExtension;
@@ -131,7 +132,7 @@ class QueryTablesIT {
 
     @Test
     void aBadTableFilterIsInvalidInput(TableServiceClient service) {
-        TableFixtures.assertServiceError(400, "InvalidInput", () -> service.listTables(
+        ServiceErrors.assertHttpError(400, "InvalidInput", () -> service.listTables(
                 new ListTablesOptions().setFilter("TableName eq"), null, null).stream().count());
     }
 

@@ -1,9 +1,6 @@
 package io.tablestream.server.queries;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.azure.core.exception.HttpResponseException;
 import com.azure.data.tables.TableClient;
 import com.azure.data.tables.TableServiceClient;
 import com.azure.data.tables.models.TableEntity;
@@ -18,7 +15,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 
 /** The vocabulary of the query and SAS integration tests: tables with unique names, bulk inserts, key order. */
 public final class TableFixtures {
@@ -83,17 +79,5 @@ public final class TableFixtures {
             keys.add(e.getPartitionKey() + "/" + e.getRowKey());
         }
         return keys;
-    }
-
-    /**
-     * Asserts that {@code call} fails with the service error {@code status} and {@code code}. The SDK
-     * throws its public TableServiceException from most calls, but an internal subtype of
-     * HttpResponseException from pages fetched while iterating, so this checks the common type.
-     */
-    public static void assertServiceError(int status, String code, ThrowingCallable call) {
-        assertThatThrownBy(call).isInstanceOfSatisfying(HttpResponseException.class, e -> {
-            assertThat(e.getResponse().getStatusCode()).as(e.getMessage()).isEqualTo(status);
-            assertThat(e.getResponse().getHeaderValue("x-ms-error-code")).as(e.getMessage()).isEqualTo(code);
-        });
     }
 }

@@ -7,25 +7,17 @@ import com.azure.core.http.policy.RetryOptions;
 import com.azure.data.tables.TableClient;
 import com.azure.data.tables.TableClientBuilder;
 import com.azure.data.tables.models.TableEntity;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.ZonedDateTime;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import javax.crypto.Mac;
-import javax.crypto.spec.SecretKeySpec;
+import io.tablestream.server.RawTableClient;
 import io.tablestream.server.TablestreamServerExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -69,18 +61,18 @@ class StopWithWritesInFlightIT {
                     }
                 }));
             }
-            HttpClient http = HttpClient.newHttpClient();
+            RawTableClient raw = new RawTableClient(server.port());
             for (int w = 0; w < 4; w++) {
                 int writer = w;
                 writers.add(started(() -> {
                     for (int i = 0; !stopping.get(); i++) {
                         try {
-                            HttpResponse<String> r = http.send(asyncInsert(server.port(), table, "async" + writer,
-                                    "r" + i), HttpResponse.BodyHandlers.ofString());
-                            if (r.statusCode() == 202) {
+                            RawTableClient.Response r = raw.send("POST", table, "{\"PartitionKey\":\"async" + writer
+                                    + "\",\"RowKey\":\"r" + i + "\"}", "Prefer", "respond-async");
+                            if (r.status() == 202) {
                                 acknowledged.add("async" + writer + "/r" + i);
                                 warm.countDown();
-                            } else if (r.statusCode() >= 500) {
+                            } else if (r.status() >= 500) {
                                 return;
                             }
                         } catch (Exception e) {
@@ -122,22 +114,5 @@ class StopWithWritesInFlightIT {
         t.setDaemon(true);
         t.start();
         return t;
-    }
-
-    private static HttpRequest asyncInsert(int port, String table, String pk, String rk) throws Exception {
-        String date = DateTimeFormatter.RFC_1123_DATE_TIME.format(ZonedDateTime.now(java.time.ZoneOffset.UTC));
-        String path = "/devstoreaccount1/" + table;
-        Mac mac = Mac.getInstance("HmacSHA256");
-        mac.init(new SecretKeySpec(Base64.getDecoder().decode(TablestreamServerExtension.EMULATOR_KEY), "HmacSHA256"));
-        String signature = Base64.getEncoder().encodeToString(
-                mac.doFinal((date + "\n/devstoreaccount1" + path).getBytes(StandardCharsets.UTF_8)));
-        return HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
-                .timeout(Duration.ofSeconds(30))
-                .header("x-ms-date", date).header("x-ms-version", "2020-12-06")
-                .header("Authorization", "SharedKeyLite devstoreaccount1:" + signature)
-                .header("Accept", "application/json;odata=minimalmetadata").header("Content-Type", "application/json")
-                .header("Prefer", "respond-async")
-                .POST(HttpRequest.BodyPublishers.ofString("{\"PartitionKey\":\"" + pk + "\",\"RowKey\":\"" + rk + "\"}"))
-                .build();
     }
 }

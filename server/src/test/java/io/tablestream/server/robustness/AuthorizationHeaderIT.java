@@ -4,6 +4,7 @@ import static io.tablestream.server.ServiceErrors.assertServiceError;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tablestream.server.RawTableClient;
+import io.tablestream.testsupport.SharedKeySigning;
 import io.tablestream.server.TablestreamServerExtension;
 import io.tablestream.server.TablestreamServerExtension.RunningServer;
 import io.tablestream.testsupport.KafkaExtension;
@@ -63,8 +64,8 @@ class AuthorizationHeaderIT {
 
     @Test
     void rejectsASignatureMadeForAnotherAccount() {
-        String date = RawTableClient.httpDate(ZonedDateTime.now());
-        String forOther = RawTableClient.sharedKeyLite("otheraccount", key(), date, "/devstoreaccount1/Tables", null);
+        String date = SharedKeySigning.httpDate(ZonedDateTime.now());
+        String forOther = SharedKeySigning.sharedKeyLite("otheraccount", key(), date, "/devstoreaccount1/Tables", null);
 
         assertServiceError(client.get("Tables").unsigned().date(date).header("Authorization", forOther).send(), 403,
                 "AuthorizationFailure");
@@ -72,9 +73,9 @@ class AuthorizationHeaderIT {
 
     @Test
     void rejectsASignatureMadeWithAnotherKey() {
-        String date = RawTableClient.httpDate(ZonedDateTime.now());
+        String date = SharedKeySigning.httpDate(ZonedDateTime.now());
         byte[] otherKey = "not the account key, just 32 bytes".getBytes(StandardCharsets.UTF_8);
-        String forged = RawTableClient.sharedKeyLite(RawTableClient.ACCOUNT, otherKey, date, "/devstoreaccount1/Tables",
+        String forged = SharedKeySigning.sharedKeyLite(RawTableClient.ACCOUNT, otherKey, date, "/devstoreaccount1/Tables",
                 null);
 
         assertServiceError(client.get("Tables").unsigned().date(date).header("Authorization", forged).send(), 403,
@@ -83,8 +84,8 @@ class AuthorizationHeaderIT {
 
     @Test
     void rejectsASignatureOverAnotherPath() {
-        String date = RawTableClient.httpDate(ZonedDateTime.now());
-        String forTables = RawTableClient.sharedKeyLite(RawTableClient.ACCOUNT, key(), date, "/devstoreaccount1/Tables",
+        String date = SharedKeySigning.httpDate(ZonedDateTime.now());
+        String forTables = SharedKeySigning.sharedKeyLite(RawTableClient.ACCOUNT, key(), date, "/devstoreaccount1/Tables",
                 null);
 
         RawTableClient.Response r = client.request("POST", table).unsigned().date(date)
@@ -96,7 +97,7 @@ class AuthorizationHeaderIT {
     @ParameterizedTest
     @ValueSource(ints = {-60, -16, 16, 60 * 24})
     void rejectsARequestDatedTooFarFromNow(int minutes) {
-        String date = RawTableClient.httpDate(ZonedDateTime.now().plusMinutes(minutes));
+        String date = SharedKeySigning.httpDate(ZonedDateTime.now().plusMinutes(minutes));
 
         assertServiceError(client.get("Tables").date(date).send(), 403, "AuthenticationFailed");
     }
@@ -109,7 +110,7 @@ class AuthorizationHeaderIT {
 
     @Test
     void rejectsASignedRequestWithoutADate() {
-        String signature = RawTableClient.sharedKeyLite(RawTableClient.ACCOUNT, key(), "", "/devstoreaccount1/Tables", null);
+        String signature = SharedKeySigning.sharedKeyLite(RawTableClient.ACCOUNT, key(), "", "/devstoreaccount1/Tables", null);
 
         assertServiceError(client.get("Tables").unsigned().date(null).header("Authorization", signature).send(), 403,
                 "AuthenticationFailed");

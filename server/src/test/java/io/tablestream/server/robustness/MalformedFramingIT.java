@@ -7,7 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.azure.data.tables.TableClient;
 import com.azure.data.tables.models.TableEntity;
 import io.tablestream.server.RawTableClient;
-import io.tablestream.server.ServerSettings;
+import io.tablestream.core.rules.Limits;
 import io.tablestream.server.TablestreamServerExtension;
 import io.tablestream.server.TablestreamServerExtension.RunningServer;
 import io.tablestream.testsupport.KafkaExtension;
@@ -145,7 +145,7 @@ class MalformedFramingIT {
     @ValueSource(strings = {"POST", "PUT"})
     void readsAndDropsABodyJustOverTheLimitThenAnswersAndKeepsTheConnection(String method) {
         String target = method.equals("POST") ? table : table + "(PartitionKey=%27p%27,RowKey=%27r%27)";
-        int overLimitByOne = ServerSettings.MAX_REQUEST_BYTES.defaultValue() + 1;
+        int overLimitByOne = Limits.MAX_REQUEST_BODY_BYTES + 1;
         byte[] head = client.request(method, target).head("Content-Type: application/json",
                 "Content-Length: " + overLimitByOne);
         byte[] request = java.util.Arrays.copyOf(head, head.length + overLimitByOne);

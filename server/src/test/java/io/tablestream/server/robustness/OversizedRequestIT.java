@@ -4,7 +4,7 @@ import static io.tablestream.server.ServiceErrors.assertServiceError;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tablestream.server.RawTableClient;
-import io.tablestream.server.ServerSettings;
+import io.tablestream.core.rules.Limits;
 import io.tablestream.server.TablestreamServerExtension;
 import io.tablestream.server.TablestreamServerExtension.RunningServer;
 import io.tablestream.testsupport.KafkaExtension;
@@ -14,10 +14,10 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-/** Bodies over the server's max-request-bytes and request heads beyond any sane size: a 4xx, and the server stays up. */
+/** Bodies over the service's 4 MiB limit and request heads beyond any sane size: a 4xx, and the server stays up. */
 @ExtendWith({KafkaExtension.class, TablestreamServerExtension.class})
 class OversizedRequestIT {
-    private static final int MAX_REQUEST_BYTES = ServerSettings.MAX_REQUEST_BYTES.defaultValue();
+    private static final int MAX_REQUEST_BYTES = Limits.MAX_REQUEST_BODY_BYTES;
 
     private static RawTableClient client;
     private static String table;

@@ -1,6 +1,7 @@
 package io.tablestream.server.robustness;
 
 import io.tablestream.server.RawTableClient;
+import io.tablestream.testsupport.SharedKeySigning;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -604,7 +605,7 @@ final class RequestFuzzer {
                 case "X-HTTP-Method" -> oneOf("MERGE", "PUT", "DELETE", "GET", "FOO", "");
                 case "Expect" -> oneOf("100-continue", "200-ok", "");
                 case "x-ms-date", "Date" -> oneOf("Mon, 01 Jan 2001 00:00:00 GMT", "garbage", "",
-                        RawTableClient.httpDate(java.time.ZonedDateTime.now().plusMinutes(rnd.nextInt(60) - 30)));
+                        SharedKeySigning.httpDate(java.time.ZonedDateTime.now().plusMinutes(rnd.nextInt(60) - 30)));
                 default -> randomAscii(rnd.nextInt(30));
             };
             if (chance(15)) {

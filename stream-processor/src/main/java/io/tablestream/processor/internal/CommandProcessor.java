@@ -22,6 +22,7 @@ import io.tablestream.core.model.StoredEntity;
 import io.tablestream.core.model.TableRecord;
 import io.tablestream.core.rules.CommandRules;
 import io.tablestream.core.storekey.KeyCodec;
+import io.tablestream.processor.Housekeeping;
 import io.tablestream.processor.ProcessorSettings;
 import io.tablestream.processor.WriteAnswers;
 import io.tablestream.processor.decide.AccountDecider;
@@ -66,14 +67,6 @@ import org.slf4j.LoggerFactory;
  */
 final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]> {
     private static final Logger LOG = LoggerFactory.getLogger(CommandProcessor.class);
-
-    /**
-     * How often, and how many rows per round at most, a task builds its new secondary indexes over
-     * existing rows (and sweeps dropped ones): about 100,000 rows a second per task when idle, each
-     * round a few milliseconds of the stream thread.
-     */
-    static final Duration INDEX_BUILD_INTERVAL = Duration.ofMillis(20);
-    static final int INDEX_BUILD_BATCH = 2_000;
 
     private final ProcessorSettings settings;
     private ProcessorContext<byte[], byte[]> context;
@@ -123,12 +116,14 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
         // The store holds what the last commit held; answered writes after it come back with the replay.
         settings.appliedOffsets().restored(ownPartition, taskState.appliedOffset());
         this.startMarker = context.schedule(Duration.ofMillis(1), PunctuationType.WALL_CLOCK_TIME, this::markStart);
-        context.schedule(settings.expiryInterval(), PunctuationType.WALL_CLOCK_TIME, this::expire);
-        context.schedule(settings.sweepInterval(), PunctuationType.WALL_CLOCK_TIME,
-                new DeletedTableSweep(tables, rows, settings.sweepBatch())::sweep);
-        context.schedule(settings.sweepInterval(), PunctuationType.WALL_CLOCK_TIME, wallClockMillis ->
-                history.sweep(EdmDateTime.of(settings.clock().instant()), tables::byId, settings.sweepBatch()));
-        context.schedule(INDEX_BUILD_INTERVAL, PunctuationType.WALL_CLOCK_TIME, t -> indexes.work(INDEX_BUILD_BATCH));
+        Housekeeping housekeeping = settings.housekeeping();
+        context.schedule(housekeeping.expiryInterval(), PunctuationType.WALL_CLOCK_TIME, this::expire);
+        context.schedule(housekeeping.sweepInterval(), PunctuationType.WALL_CLOCK_TIME,
+                new DeletedTableSweep(tables, rows, housekeeping.sweepBatch())::sweep);
+        context.schedule(housekeeping.sweepInterval(), PunctuationType.WALL_CLOCK_TIME, wallClockMillis ->
+                history.sweep(EdmDateTime.of(settings.clock().instant()), tables::byId, housekeeping.sweepBatch()));
+        context.schedule(housekeeping.indexBuildInterval(), PunctuationType.WALL_CLOCK_TIME,
+                t -> indexes.work(housekeeping.indexBuildBatch()));
     }
 
     /** Writes this incarnation's marker at the end of the partition: reads are served once it is reached. */
@@ -332,7 +327,7 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
     /** Deletes up to a batch of the entities expired at the partition's clock; returns how many. */
     private int expireAtClock(long recordTimestamp) {
         EdmDateTime clock = taskState.clock();
-        List<EntityKey> due = clock == null ? List.of() : rows.expiredAt(clock, settings.expiryBatch());
+        List<EntityKey> due = clock == null ? List.of() : rows.expiredAt(clock, settings.housekeeping().expiryBatch());
         for (EntityKey key : due) {
             EntityChange change = new EntityChange(EntityChange.Type.EXPIRED, key.tableId(), key.partitionKey(),
                     key.rowKey(), null);

@@ -325,8 +325,8 @@ class DeterministicReplayTest {
                 }
             });
             store(StoreNames.REGISTRY, Serdes.String());
-            ProcessorSettings settings = new ProcessorSettings(TOPICS, 1, Duration.ofSeconds(1), 1000,
-                    Duration.ofSeconds(5), 1000, clock, new AppliedOffsets(), new RegistryEvents(), ApplyObserver.NONE,
+            ProcessorSettings settings = new ProcessorSettings(TOPICS, 1,
+                    io.tablestream.processor.Housekeeping.DEFAULTS.withSweep(Duration.ofSeconds(5), 1000), clock, new AppliedOffsets(), new RegistryEvents(), ApplyObserver.NONE,
                     WriteAnswers.atDecision(handedOff::add), new io.tablestream.processor.store.TransactionProgress(),
                     new StreamProcessorMetrics(1));
             processor = new CommandProcessor(settings);
