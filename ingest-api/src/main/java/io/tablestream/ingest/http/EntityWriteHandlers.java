@@ -9,6 +9,7 @@ import io.tablestream.core.codec.ODataJsonReader;
 import io.tablestream.core.command.EntityCommand;
 import io.tablestream.core.command.EntityOperation;
 import io.tablestream.core.command.Outcome;
+import io.tablestream.core.command.PartitionDeletion;
 import io.tablestream.core.command.SessionToken;
 import io.tablestream.core.model.EdmDateTime;
 import io.tablestream.core.model.ETag;
@@ -98,6 +99,38 @@ final class EntityWriteHandlers {
         Entity written = Entity.of(partitionKey, rowKey, properties);
         http.future(() -> submitter.submit(command).thenAcceptAsync(outcome -> respond(request, http, type, prefs,
                 content, level, odata, written, outcome), responders));
+    }
+
+    /**
+     * Delete Partition ({@code DELETE <table>(PartitionKey='p')/$partition}, an extension): one
+     * command that deletes every entity of the PartitionKey, authorized as a delete of all of them
+     * (a SAS needs {@code d} and a key range holding the whole partition). 204 once applied (the
+     * rows are invisible from then on and swept in the background), 202 with
+     * {@code Prefer: respond-async}.
+     */
+    void deletePartition(RequestContext request, Context http) {
+        ResourcePath.EntityPartition target = (ResourcePath.EntityPartition) request.resource();
+        TableRecord table = tables.require(request.account(), target.table());
+        request.caller().authorize(Operation.DELETE_PARTITION, table.name().value(), target.partitionKey(), null);
+        boolean async = Preferences.parse(Collections.list(http.req().getHeaders(Headers.PREFER))).respondAsync();
+        PartitionDeletion command = new PartitionDeletion(
+                submitter.header(request.account(), request.caller().principal(), !async), table.tableId(), table.name(),
+                target.partitionKey());
+        CommandRules.validate(command);
+        if (async) {
+            http.future(() -> submitter.submitAsync(command).thenAcceptAsync(position -> {
+                ResponseHeaders.standard(http, request);
+                http.header(Headers.SESSION_TOKEN, new SessionToken(java.util.List.of(position)).toString());
+                http.header(Headers.PREFERENCE_APPLIED, Preferences.RESPOND_ASYNC);
+                http.status(202);
+            }, responders));
+            return;
+        }
+        http.future(() -> submitter.submit(command).thenAcceptAsync(outcome -> {
+            ResponseHeaders.odata(http, request, null);
+            http.header(Headers.SESSION_TOKEN, SessionToken.of(outcome.partition(), outcome.offset()).toString());
+            http.status(204);
+        }, responders));
     }
 
     private static void respond(RequestContext request, Context http, EntityOperation.Type type, Preferences prefs,
