@@ -313,7 +313,7 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
         EdmDateTime at = table.deletedAt() != null ? table.deletedAt()
                 : TaskState.commandTime(announcement.header().acceptedAtMillis(), record.timestamp());
         outputs.tableDeleted(new ChangeEvent(table.account(), table.name(), EntityChange.tableDeleted(table.tableId()),
-                announcement.header().id(), announcement.header().principal(), at), ownPartition, record.timestamp());
+                announcement.decidedBy(), announcement.header().principal(), at), ownPartition, record.timestamp());
     }
 
     private void handle(Record<byte[], byte[]> record, TableCommand command, int partition, long offset) {
