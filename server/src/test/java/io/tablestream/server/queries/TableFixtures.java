@@ -41,6 +41,17 @@ public final class TableFixtures {
         return service.createTable(uniqueName(prefix));
     }
 
+    /** A new table that keeps entity history for {@code retentionSeconds} (created over raw HTTP: an extension). */
+    public static String givenTableWithHistory(io.tablestream.server.TablestreamServerExtension.RunningServer server,
+                                               int retentionSeconds) {
+        String name = uniqueName("History");
+        io.tablestream.server.RawTableClient.Response r = io.tablestream.server.RawTableClient.to(server).send("POST",
+                "Tables", "{\"TableName\":\"" + name + "\",\"HistoryRetentionInSeconds\":" + retentionSeconds + "}",
+                "Content-Type", "application/json");
+        assertThat(r.status()).as(r.body()).isEqualTo(201);
+        return name;
+    }
+
     /**
      * Inserts the entities with entity group transactions of up to 100 (one PartitionKey each),
      * several at a time.
