@@ -32,10 +32,15 @@ class ChangeFeedDeletionsIT {
     /** Reads from {@code cursor}, {@code top} events an answer, until an answer is 404 (the feed is over). */
     private static List<Map<String, Object>> readToTheEnd(RunningServer server, String table, String cursor, int top,
                                                           String extra) {
+        return readToTheEnd(RawTableClient.to(server), table, cursor, top, extra);
+    }
+
+    static List<Map<String, Object>> readToTheEnd(RawTableClient client, String table, String cursor, int top,
+                                                  String extra) {
         List<Map<String, Object>> all = new ArrayList<>();
         long deadline = System.nanoTime() + 60_000_000_000L;
         while (System.nanoTime() < deadline) {
-            RawTableClient.Response r = RawTableClient.to(server).read(table + "()/$changes?"
+            RawTableClient.Response r = client.read(table + "()/$changes?"
                     + query("cursor", cursor, "$top", Integer.toString(top), "wait", "2") + extra);
             if (r.status() == 404) {
                 assertThat(r.header("x-ms-error-code")).isEqualTo("TableNotFound");
