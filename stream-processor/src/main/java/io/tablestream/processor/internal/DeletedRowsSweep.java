@@ -1,7 +1,7 @@
 package io.tablestream.processor.internal;
 
-import io.tablestream.core.codec.ByteRange;
-import io.tablestream.core.codec.KeyCodec;
+import io.tablestream.core.storekey.ByteRange;
+import io.tablestream.core.storekey.KeyCodec;
 import io.tablestream.core.model.TableRecord;
 import java.util.HashMap;
 import java.util.HashSet;
