@@ -2,6 +2,7 @@ package io.tablestream.schemas;
 
 import io.tablestream.core.command.AccountCommand;
 import io.tablestream.core.command.PartitionMarker;
+import io.tablestream.core.command.PartitionDeletion;
 import io.tablestream.core.command.ChangeEvent;
 import io.tablestream.core.command.Command;
 import io.tablestream.core.command.CommandHeader;
@@ -153,6 +154,9 @@ public final class LogCodecs {
                     t.historyRetentionSeconds(), indexesToAvro(t.indexes()));
         } else if (command instanceof PartitionMarker m) {
             operation = new io.tablestream.schemas.avro.PartitionMarker(m.partition());
+        } else if (command instanceof PartitionDeletion d) {
+            operation = new io.tablestream.schemas.avro.PartitionDelete(d.tableId(), d.tableName().value(),
+                    d.partitionKey());
         } else if (command instanceof TransactionCommand t) {
             List<EntityOperations> parts = new ArrayList<>(t.parts().size());
             t.parts().forEach(p -> parts.add(entityOperationsToAvro(p)));
@@ -189,6 +193,9 @@ public final class LogCodecs {
         }
         if (operation instanceof io.tablestream.schemas.avro.PartitionMarker m) {
             return new PartitionMarker(h, m.getPartition());
+        }
+        if (operation instanceof io.tablestream.schemas.avro.PartitionDelete d) {
+            return new PartitionDeletion(h, d.getTableId(), TableName.of(d.getTableName()), d.getPartitionKey());
         }
         if (operation instanceof TransactionOperations t) {
             List<EntityCommand> parts = new ArrayList<>(t.getParts().size());

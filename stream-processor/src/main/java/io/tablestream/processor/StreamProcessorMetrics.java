@@ -39,7 +39,7 @@ import org.apache.kafka.streams.ThreadMetadata;
  *   <li>{@value #COMMANDS_APPLIED} by {@code result} ({@code applied}, {@code rejected}): commands decided, one
  *       outcome each;</li>
  *   <li>{@value #ENTITY_CHANGES} by {@code type} ({@code inserted}, {@code replaced}, {@code merged},
- *       {@code deleted}, {@code expired}): entity changes applied to the stores (and published on the change
+ *       {@code deleted}, {@code expired}, {@code partition_deleted}, {@code table_deleted}): entity changes applied to the stores (and published on the change
  *       feed);</li>
  *   <li>{@value #APPLY_DELAY} (timer): from a command's append (its record timestamp) to its decision;</li>
  *   <li>{@value #APPLY_LAG_RECORDS} and {@value #APPLY_LAG_SECONDS} by {@code partition}: commands on the log not

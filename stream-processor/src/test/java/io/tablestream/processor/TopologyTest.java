@@ -10,6 +10,7 @@ import io.tablestream.core.command.EntityCommand;
 import io.tablestream.core.command.EntityOperation.Type;
 import io.tablestream.core.command.EntityOperation;
 import io.tablestream.core.command.Outcome;
+import io.tablestream.core.command.PartitionDeletion;
 import io.tablestream.core.command.TableCommand;
 import io.tablestream.core.error.ErrorCode;
 import io.tablestream.core.model.EdmInt32;
@@ -274,6 +275,62 @@ class TopologyTest {
         }
 
         assertThat(h.rowCount()).isZero();
+    }
+
+    @Test
+    void deletingAPartitionHidesItsRowsFromCommandsAtOnceAndTheSweepRemovesOnlyTheOlderOnes() {
+        long t = h.givenTable("Orders");
+        for (int i = 0; i < 4; i++) {
+            h.insert(t, "Orders", "p", "r" + i, Map.of("V", EdmInt32.of(1)));
+        }
+        h.insert(t, "Orders", "q", "r0", Map.of());
+
+        Outcome deleted = h.send(new PartitionDeletion(header(), t, TableName.of("Orders"), "p"));
+        Outcome reinserted = h.insert(t, "Orders", "p", "r0", Map.of("V", EdmInt32.of(2)));
+        Outcome deleteOfAGoneRow = h.write(t, "Orders", "p", EntityOperation.delete("r1", null));
+        Outcome missingTable = h.send(new PartitionDeletion(header(), 12345L, TableName.of("Ghost"), "p"));
+
+        assertThat(deleted.succeeded()).isTrue();
+        assertThat(deleted.results()).singleElement().satisfies(r -> assertThat(r.timestamp()).isNotNull());
+        assertThat(reinserted.succeeded()).as("the old p/r0 is gone: an insert succeeds").isTrue();
+        assertThat(deleteOfAGoneRow.failure().code()).isEqualTo(ErrorCode.RESOURCE_NOT_FOUND);
+        assertThat(missingTable.failure().code()).isEqualTo(ErrorCode.TABLE_NOT_FOUND);
+        assertThat(h.changes()).filteredOn(c -> c.change().type() == EntityChange.Type.PARTITION_DELETED)
+                .singleElement().satisfies(c -> {
+                    assertThat(c.change().partitionKey()).isEqualTo("p");
+                    assertThat(c.commandId()).isEqualTo(deleted.commandId());
+                    assertThat(c.changedAt()).isEqualTo(deleted.results().get(0).timestamp());
+                });
+        assertThat(h.rowCount()).isEqualTo(5); // not swept yet: p/r0 (new), p/r1..r3 (old), q/r0
+
+        for (int round = 0; round < 4; round++) { // the harness sweeps 2 rows per round
+            h.advance(Duration.ofSeconds(5));
+        }
+
+        assertThat(h.rowCount()).isEqualTo(2);
+        assertThat(h.stored(t, "p", "r0")).hasValueSatisfying(s ->
+                assertThat(s.entity().properties()).containsEntry("V", EdmInt32.of(2)));
+        assertThat(h.stored(t, "q", "r0")).isPresent();
+        // the deletion is forgotten once swept (no history): the partition is an ordinary one again
+        assertThat(h.insert(t, "Orders", "p", "r1", Map.of()).succeeded()).isTrue();
+        assertThat(h.insert(t, "Orders", "p", "r0", Map.of()).failure().code())
+                .isEqualTo(ErrorCode.ENTITY_ALREADY_EXISTS);
+    }
+
+    @Test
+    void aTablesDeletionIsOneTableDeletedChangeFromTheTaskThatSeesIt() {
+        long t = h.givenTable("Orders");
+        h.insert(t, "Orders", "p", "r", Map.of());
+
+        Outcome deleted = h.send(TableCommand.delete(header(), TableName.of("orders")));
+
+        assertThat(deleted.succeeded()).isTrue();
+        assertThat(h.changes()).extracting(c -> c.change().type())
+                .containsExactly(EntityChange.Type.INSERTED, EntityChange.Type.TABLE_DELETED);
+        ChangeEvent event = h.changes().get(1);
+        assertThat(event.change().tableId()).isEqualTo(t);
+        assertThat(event.commandId()).isEqualTo(deleted.commandId());
+        assertThat(event.principal()).isEqualTo("tester");
     }
 
     @Test

@@ -157,6 +157,39 @@ public final class LeanTableClient {
                 .header("DataServiceVersion", "3.0").GET());
     }
 
+    /** What Count Entities answered: the status, the count, and the continuation when the row budget ran out. */
+    public record Count(int status, long value, String nextPartitionKey, String nextRowKey) {
+    }
+
+    /**
+     * {@code GET <table>()/$count} (an extension) with a {@code $filter} (or null) and a
+     * continuation from an earlier answer (or null).
+     */
+    public CompletableFuture<Count> count(String table, String filter, String nextPartitionKey, String nextRowKey) {
+        StringBuilder query = new StringBuilder();
+        if (filter != null) {
+            query.append("$filter=").append(encode(filter)).append('&');
+        }
+        if (nextPartitionKey != null) {
+            query.append("NextPartitionKey=").append(encode(nextPartitionKey)).append('&');
+        }
+        if (nextRowKey != null) {
+            query.append("NextRowKey=").append(encode(nextRowKey)).append('&');
+        }
+        HttpRequest request = HttpRequest.newBuilder(URI.create(endpoint + "/" + table + "()/$count?" + query + sas))
+                .timeout(Duration.ofSeconds(30))
+                .header("x-ms-version", API_VERSION)
+                .header("DataServiceVersion", "3.0").GET().build();
+        return http.sendAsync(request, HttpResponse.BodyHandlers.ofString()).thenApply(r -> new Count(r.statusCode(),
+                r.statusCode() == 200 ? Long.parseLong(r.body().strip()) : -1,
+                r.headers().firstValue("x-ms-continuation-NextPartitionKey").orElse(null),
+                r.headers().firstValue("x-ms-continuation-NextRowKey").orElse(null)));
+    }
+
+    private static String encode(String value) {
+        return java.net.URLEncoder.encode(value, StandardCharsets.UTF_8).replace("+", "%20");
+    }
+
     /** A POST of a raw JSON body to {@code pathAndQuery} below the account (e.g. an extension). */
     public CompletableFuture<Answer> post(String pathAndQuery, String json) {
         return send(HttpRequest.newBuilder(URI.create(endpoint + "/" + pathAndQuery + "&" + sas))

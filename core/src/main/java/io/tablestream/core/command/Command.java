@@ -4,12 +4,12 @@ package io.tablestream.core.command;
  * A record of the command log. A write: a table operation (create, delete, set ACL), a list of
  * entity operations on one PartitionKey (one operation, or a whole change set applied all or none),
  * or a change to an account's settings (service properties), or a cross-partition transaction
- * ({@link TransactionCommand}). Or a notice the processor writes into its own log
+ * ({@link TransactionCommand}), or the deletion of a whole PartitionKey ({@link PartitionDeletion}). Or a notice the processor writes into its own log
  * ({@link TableAnnouncement}, {@link PartitionMarker}, {@link TransactionReport}), which no client
  * sends and which gets no outcome.
  */
 public sealed interface Command permits TableCommand, EntityCommand, AccountCommand, TableAnnouncement,
-        PartitionMarker, TransactionCommand, TransactionReport {
+        PartitionMarker, TransactionCommand, TransactionReport, PartitionDeletion {
     CommandHeader header();
 
     default String id() {

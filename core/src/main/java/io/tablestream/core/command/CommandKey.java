@@ -45,9 +45,35 @@ public record CommandKey(String value) {
         return new CommandKey(Integer.toString(partition));
     }
 
+    /**
+     * The key of the {@code TABLE_DELETED} change event a task writes to its own partition
+     * {@code partition} of the changes topic: {@code <account>/<tableId>/#<partition>}. It begins
+     * like the table's entity keys (a table's feed reads it) and no PartitionKey holds {@code #},
+     * so it is no entity's key. The processor writes it to that partition explicitly.
+     */
+    public static CommandKey forTableDeletedEvent(String account, long tableId, int partition) {
+        return new CommandKey(account + '/' + tableId + "/#" + partition);
+    }
+
+    /** The partition a {@link #forTableDeletedEvent} key names, or -1 for any other key. */
+    public static int tableDeletedEventPartition(String key) {
+        int hash = key.lastIndexOf("/#");
+        if (hash < 0) {
+            return -1;
+        }
+        try {
+            return Integer.parseInt(key.substring(hash + 2));
+        } catch (NumberFormatException e) {
+            return -1;
+        }
+    }
+
     public static CommandKey of(Command command) {
         if (command instanceof EntityCommand e) {
             return forEntity(e.account(), e.tableId(), e.partitionKey());
+        }
+        if (command instanceof PartitionDeletion d) {
+            return forEntity(d.account(), d.tableId(), d.partitionKey());
         }
         if (command instanceof TableCommand t) {
             return forTable(t.account(), t.tableName());

@@ -26,7 +26,15 @@ public record TableAnnouncement(CommandHeader header, TableRecord table) impleme
 
     /** The announcement of {@code table}, decided by the command {@code decidedBy}. */
     public static TableAnnouncement of(CommandHeader decidedBy, TableRecord table) {
-        return new TableAnnouncement(new CommandHeader(decidedBy.id() + "/announce", table.account(),
+        return new TableAnnouncement(new CommandHeader(decidedBy.id() + ANNOUNCE, table.account(),
                 decidedBy.acceptedAtMillis(), null, decidedBy.principal()), table);
+    }
+
+    private static final String ANNOUNCE = "/announce";
+
+    /** The id of the table command whose decision this announces. */
+    public String decidedBy() {
+        String id = header.id();
+        return id.endsWith(ANNOUNCE) ? id.substring(0, id.length() - ANNOUNCE.length()) : id;
     }
 }

@@ -15,7 +15,9 @@ import java.util.Locale;
  * Writes an entity's history (a Tablestream extension) as JSON, newest version first:
  * {@code {"value":[{"Operation":"Replaced","Timestamp":"…","ETag":"W/\"datetime'…'\"",
  * "Principal":"…","CommandId":"…","Entity":{…}}, …]}}. {@code Operation} is one of
- * {@code Inserted, Replaced, Merged, Deleted, Expired}; {@code Entity} is the version the change
+ * {@code Inserted, Replaced, Merged, Deleted, Expired}, or {@code PartitionDeleted} (the entity's whole
+ * PartitionKey was deleted; {@code RowKey} null) and, in a change feed, {@code TableDeleted} (both keys
+ * null); {@code Entity} is the version the change
  * made, laid out as Get Entity lays out an entity at the request's metadata level (without
  * {@code odata.metadata}), or null for a delete or an expiry, whose {@code ETag} is null too.
  * {@code Principal} and {@code CommandId} are null for an expiry (no client made it).
@@ -26,8 +28,14 @@ public final class HistoryJsonWriter {
 
     /** The name of an operation in the history and the change feed: {@code Inserted}, {@code Replaced}, … */
     public static String operationName(EntityChange.Type type) {
-        String lower = type.name().toLowerCase(Locale.ROOT);
-        return Character.toUpperCase(lower.charAt(0)) + lower.substring(1);
+        return switch (type) {
+            case PARTITION_DELETED -> "PartitionDeleted";
+            case TABLE_DELETED -> "TableDeleted";
+            default -> {
+                String lower = type.name().toLowerCase(Locale.ROOT);
+                yield Character.toUpperCase(lower.charAt(0)) + lower.substring(1);
+            }
+        };
     }
 
     public static void write(OutputStream out, ODataContext context, List<ChangeEvent> versions, MetadataLevel level)
@@ -68,8 +76,9 @@ public final class HistoryJsonWriter {
         EntityChange change = event.change();
         g.writeStartObject();
         g.writeStringField("Operation", operationName(change.type()));
-        g.writeStringField("PartitionKey", change.partitionKey());
-        g.writeStringField("RowKey", change.rowKey());
+        // a whole partition's deletion names no RowKey; a table's deletion no key at all
+        nullable(g, "PartitionKey", change.type() == EntityChange.Type.TABLE_DELETED ? null : change.partitionKey());
+        nullable(g, "RowKey", change.type().wholesale() ? null : change.rowKey());
         g.writeStringField("Timestamp", event.changedAt().toIso());
         Entity version = change.newVersion() == null ? null : change.newVersion().entity();
         ETag etag = version == null ? null : version.etag();

@@ -34,6 +34,17 @@ public final class TableFeedWriter {
         return new TableFeedWriter(g, context, level);
     }
 
+    /** Appends one table with its extension settings (see {@link TableJsonWriter}). */
+    public void write(io.tablestream.core.model.TableRecord table) throws IOException {
+        Objects.requireNonNull(table, "table");
+        if (finished) {
+            throw new IllegalStateException("The feed is finished");
+        }
+        generator.writeStartObject();
+        TableJsonWriter.writeMembers(generator, context, table, level);
+        generator.writeEndObject();
+    }
+
     /** Appends one table. */
     public void write(TableName table) throws IOException {
         Objects.requireNonNull(table, "table");

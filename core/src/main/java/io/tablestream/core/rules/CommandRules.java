@@ -2,6 +2,7 @@ package io.tablestream.core.rules;
 
 import io.tablestream.core.command.EntityCommand;
 import io.tablestream.core.command.EntityOperation;
+import io.tablestream.core.command.PartitionDeletion;
 import io.tablestream.core.command.TableCommand;
 import io.tablestream.core.error.ErrorCode;
 import io.tablestream.core.error.TableServiceException;
@@ -73,6 +74,14 @@ public final class CommandRules {
                 throw command.batch() ? e.atIndex(i) : e;
             }
         }
+    }
+
+    /** A partition deletion: a valid table id and PartitionKey. */
+    public static void validate(PartitionDeletion command) {
+        if (command.tableId() < 0) {
+            throw TableServiceException.of(ErrorCode.INVALID_INPUT, "The table id must not be negative.");
+        }
+        Keys.validatePartitionKey(command.partitionKey());
     }
 
     public static void validate(TableCommand command) {

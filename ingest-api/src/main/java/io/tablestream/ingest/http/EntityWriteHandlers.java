@@ -1,8 +1,10 @@
 package io.tablestream.ingest.http;
 
 import io.javalin.http.Context;
+import io.tablestream.core.command.Command;
 import io.tablestream.core.command.EntityOperation;
 import io.tablestream.core.command.Outcome;
+import io.tablestream.core.command.PartitionDeletion;
 import io.tablestream.core.command.SessionToken;
 import io.tablestream.core.model.ETag;
 import io.tablestream.core.model.EdmDateTime;
@@ -15,11 +17,13 @@ import io.tablestream.protocol.http.Headers;
 import io.tablestream.protocol.http.ODataResponses;
 import io.tablestream.protocol.http.Preferences;
 import io.tablestream.protocol.http.RequestContext;
+import io.tablestream.protocol.http.ResourcePath;
 import io.tablestream.protocol.http.ResponseHeaders;
 import io.tablestream.protocol.write.EntityWriteRequest;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.Executor;
 
@@ -45,17 +49,43 @@ final class EntityWriteHandlers {
                 EntityWriteRequest.fromRequest(request, http));
         EntityWritePlanner.PlannedWrite write = single.write();
         if (single.async()) {
-            http.future(() -> submitter.submitAsync(single.command()).thenAcceptAsync(position -> {
-                ResponseHeaders.standard(http, request);
-                http.header(Headers.SESSION_TOKEN, new SessionToken(List.of(position)).toString());
-                http.header(Headers.PREFERENCE_APPLIED, Preferences.RESPOND_ASYNC);
-                http.status(202);
-            }, responders));
+            answerAccepted(request, http, single.command());
             return;
         }
         ODataContext odata = ODataResponses.context(http, request).withTable(write.table().name());
         http.future(() -> submitter.submit(single.command()).thenAcceptAsync(outcome -> respond(request, http, write,
                 odata, outcome), responders));
+    }
+
+    /**
+     * Delete Partition ({@code DELETE <table>(PartitionKey='p')/$partition}, an extension): one
+     * command that deletes every entity of the PartitionKey, planned by the {@link EntityWritePlanner}.
+     * 204 once applied (the rows are invisible from then on and swept in the background), 202 with
+     * {@code Prefer: respond-async}.
+     */
+    void deletePartition(RequestContext request, Context http) {
+        boolean async = Preferences.parse(Collections.list(http.req().getHeaders(Headers.PREFER))).respondAsync();
+        PartitionDeletion command = planner.partitionDeletion(request.account(), request.caller(),
+                (ResourcePath.EntityPartition) request.resource(), async);
+        if (async) {
+            answerAccepted(request, http, command);
+            return;
+        }
+        http.future(() -> submitter.submit(command).thenAcceptAsync(outcome -> {
+            ResponseHeaders.odata(http, request, null);
+            http.header(Headers.SESSION_TOKEN, SessionToken.of(outcome.partition(), outcome.offset()).toString());
+            http.status(204);
+        }, responders));
+    }
+
+    /** 202 once the log has {@code command}, with the session token of its position (respond-async). */
+    private void answerAccepted(RequestContext request, Context http, Command command) {
+        http.future(() -> submitter.submitAsync(command).thenAcceptAsync(position -> {
+            ResponseHeaders.standard(http, request);
+            http.header(Headers.SESSION_TOKEN, new SessionToken(List.of(position)).toString());
+            http.header(Headers.PREFERENCE_APPLIED, Preferences.RESPOND_ASYNC);
+            http.status(202);
+        }, responders));
     }
 
     private static void respond(RequestContext request, Context http, EntityWritePlanner.PlannedWrite write,

@@ -3,6 +3,7 @@ package io.tablestream.ingest.http;
 import io.tablestream.core.command.CommandHeader;
 import io.tablestream.core.command.EntityCommand;
 import io.tablestream.core.command.EntityOperation;
+import io.tablestream.core.command.PartitionDeletion;
 import io.tablestream.core.command.TransactionCommand;
 import io.tablestream.core.error.ErrorCode;
 import io.tablestream.core.error.TableServiceException;
@@ -18,6 +19,8 @@ import io.tablestream.core.rules.CommandRules;
 import io.tablestream.ingest.command.CommandSubmitter;
 import io.tablestream.protocol.batch.BatchOperation;
 import io.tablestream.protocol.http.Caller;
+import io.tablestream.protocol.http.Operation;
+import io.tablestream.protocol.http.ResourcePath;
 import io.tablestream.protocol.http.TableLookup;
 import io.tablestream.protocol.write.EntityWriteRequest;
 import io.tablestream.schemas.LogCodecs;
@@ -90,6 +93,21 @@ final class EntityWritePlanner {
                 table.tableId(), table.name(), write.partitionKey(), write.operation());
         CommandRules.validate(command);
         return new SingleWrite(write, command);
+    }
+
+    /**
+     * Plans a Delete Partition by {@code caller}: authorized as a delete of every entity of the
+     * PartitionKey (a SAS needs {@code d} and a key range holding the whole partition); awaited unless
+     * {@code async}.
+     */
+    PartitionDeletion partitionDeletion(String account, Caller caller, ResourcePath.EntityPartition target,
+                                        boolean async) {
+        TableRecord table = tables.require(account, target.table());
+        caller.authorize(Operation.DELETE_PARTITION, table.name().value(), target.partitionKey(), null);
+        PartitionDeletion command = new PartitionDeletion(submitter.header(account, caller.principal(), !async),
+                table.tableId(), table.name(), target.partitionKey());
+        CommandRules.validate(command);
+        return command;
     }
 
     /**

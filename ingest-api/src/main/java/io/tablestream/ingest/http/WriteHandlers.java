@@ -45,6 +45,7 @@ public final class WriteHandlers {
                 Operation.INSERT_OR_REPLACE_ENTITY, Operation.INSERT_OR_MERGE_ENTITY, Operation.DELETE_ENTITY}) {
             handlers.put(op, entityWrites::handle);
         }
+        handlers.put(Operation.DELETE_PARTITION, entityWrites::deletePartition);
         handlers.put(Operation.BATCH, batch::handle);
         handlers.put(Operation.SUBMIT_TRANSACTION, batch::submitTransaction);
         return handlers;

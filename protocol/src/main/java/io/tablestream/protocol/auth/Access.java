@@ -13,7 +13,7 @@ import java.util.Objects;
  * A batch is authorized once as {@link Operation#BATCH} and then once per operation inside.
  *
  * @param table the table, {@code null} for account-level operations
- * @param partitionKey the PartitionKey of a single-entity operation, else {@code null}
+ * @param partitionKey the PartitionKey of a single-entity operation or of a partition's deletion, else {@code null}
  * @param rowKey the RowKey of a single-entity operation, else {@code null}
  */
 public record Access(Operation operation, TableName table, String partitionKey, String rowKey) {
@@ -27,6 +27,11 @@ public record Access(Operation operation, TableName table, String partitionKey, 
         if (operation.addressesOneEntity()) {
             Objects.requireNonNull(partitionKey, () -> operation + " needs a PartitionKey");
             Objects.requireNonNull(rowKey, () -> operation + " needs a RowKey");
+        } else if (operation == Operation.DELETE_PARTITION) {
+            Objects.requireNonNull(partitionKey, () -> operation + " needs a PartitionKey");
+            if (rowKey != null) {
+                throw new IllegalArgumentException(operation + " addresses a whole partition, no RowKey");
+            }
         } else if (partitionKey != null || rowKey != null) {
             throw new IllegalArgumentException(operation + " does not address one entity");
         }

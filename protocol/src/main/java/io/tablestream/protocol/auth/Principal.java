@@ -99,6 +99,11 @@ public final class Principal {
         return grant.range().contains(partitionKey, rowKey);
     }
 
+    /** Whether some entity of the PartitionKey lies in the range the principal may reach. */
+    public boolean touchesPartition(String partitionKey) {
+        return grant.range().touchesPartition(partitionKey);
+    }
+
     @Override
     public String toString() {
         return audit;
@@ -131,7 +136,7 @@ public final class Principal {
                 case INSERT_ENTITY -> "a";
                 case UPDATE_ENTITY, MERGE_ENTITY -> "u";
                 case INSERT_OR_REPLACE_ENTITY, INSERT_OR_MERGE_ENTITY -> "au";
-                case DELETE_ENTITY -> "d";
+                case DELETE_ENTITY, DELETE_PARTITION -> "d";
                 case BATCH, SUBMIT_TRANSACTION, PREFLIGHT -> "";
                 default -> null;
             };
@@ -147,6 +152,10 @@ public final class Principal {
             if (access.operation().addressesOneEntity() && !range.contains(access.partitionKey(), access.rowKey())) {
                 throw TableServiceException.of(ErrorCode.AUTHORIZATION_FAILURE,
                         "The entity's keys are outside the range the shared access signature allows.");
+            }
+            if (access.operation() == Operation.DELETE_PARTITION && !range.containsPartition(access.partitionKey())) {
+                throw TableServiceException.of(ErrorCode.AUTHORIZATION_FAILURE,
+                        "The partition is not wholly inside the range the shared access signature allows.");
             }
         }
     }
@@ -179,7 +188,7 @@ public final class Principal {
                 case SET_SERVICE_PROPERTIES -> requireAll(permissions, "w", access);
                 case QUERY_TABLES -> requireAll(permissions, "l", access);
                 case CREATE_TABLE -> requireAny(permissions, "cw", access);
-                case DELETE_TABLE, DELETE_ENTITY -> requireAll(permissions, "d", access);
+                case DELETE_TABLE, DELETE_ENTITY, DELETE_PARTITION -> requireAll(permissions, "d", access);
                 case INSERT_ENTITY -> requireAll(permissions, "a", access);
                 case UPDATE_ENTITY, MERGE_ENTITY -> requireAll(permissions, "u", access);
                 case INSERT_OR_REPLACE_ENTITY, INSERT_OR_MERGE_ENTITY -> requireAll(permissions, "au", access);

@@ -48,6 +48,27 @@ public record TableAccessRange(String startPartitionKey, String startRowKey, Str
         return true;
     }
 
+    /** Whether every entity of the PartitionKey lies in the range (a RowKey bound at it cuts the partition). */
+    public boolean containsPartition(String partitionKey) {
+        if (startPartitionKey != null) {
+            int c = partitionKey.compareTo(startPartitionKey);
+            if (c < 0 || (c == 0 && startRowKey != null && !startRowKey.isEmpty())) {
+                return false;
+            }
+        }
+        if (endPartitionKey != null) {
+            int c = partitionKey.compareTo(endPartitionKey);
+            return c < 0 || (c == 0 && endRowKey == null);
+        }
+        return true;
+    }
+
+    /** Whether some entity of the PartitionKey may lie in the range. */
+    public boolean touchesPartition(String partitionKey) {
+        return (startPartitionKey == null || partitionKey.compareTo(startPartitionKey) >= 0)
+                && (endPartitionKey == null || partitionKey.compareTo(endPartitionKey) <= 0);
+    }
+
     /**
      * The smallest {@link KeyRange} holding the range, to intersect a query's plan with. It is exact
      * when there is no bound or both PartitionKey bounds are equal; otherwise the first and last

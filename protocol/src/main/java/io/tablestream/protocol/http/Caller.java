@@ -27,6 +27,11 @@ public interface Caller {
     /** Whether the caller may read the entity at these keys of {@code table} (checked on every row a query returns). */
     boolean mayRead(String table, String partitionKey, String rowKey);
 
+    /** Whether the caller may read some entity of the PartitionKey of {@code table} (for events of a whole partition). */
+    default boolean mayReadSomeOf(String table, String partitionKey) {
+        return mayRead(table, partitionKey, "");
+    }
+
     /**
      * Headers to add when this request is forwarded to another instance, so that instance
      * authenticates it exactly as the client sent it (the client's address and scheme, which a

@@ -19,6 +19,8 @@ public enum Operation {
     INSERT_OR_REPLACE_ENTITY(Body.JSON),
     INSERT_OR_MERGE_ENTITY(Body.JSON),
     DELETE_ENTITY(Body.JSON),
+    /** {@code DELETE <table>(PartitionKey='p')/$partition}: every entity of one PartitionKey (an extension; authorized as a delete of all of them). */
+    DELETE_PARTITION(Body.JSON),
     BATCH(Body.JSON),
     GET_TABLE_ACL(Body.XML),
     SET_TABLE_ACL(Body.XML),
@@ -73,7 +75,7 @@ public enum Operation {
     public boolean addressesTable() {
         return switch (this) {
             case CREATE_TABLE, DELETE_TABLE, QUERY_ENTITIES, COUNT_ENTITIES, READ_CHANGES, GET_TABLE_ACL, SET_TABLE_ACL,
-                 LIST_INDEXES, CREATE_INDEX, DROP_INDEX -> true;
+                 LIST_INDEXES, CREATE_INDEX, DROP_INDEX, DELETE_PARTITION -> true;
             default -> addressesOneEntity();
         };
     }
@@ -82,7 +84,7 @@ public enum Operation {
     public boolean isWrite() {
         return switch (this) {
             case CREATE_TABLE, DELETE_TABLE, INSERT_ENTITY, UPDATE_ENTITY, MERGE_ENTITY, INSERT_OR_REPLACE_ENTITY,
-                 INSERT_OR_MERGE_ENTITY, DELETE_ENTITY, BATCH, SET_TABLE_ACL, SET_SERVICE_PROPERTIES, CREATE_INDEX,
+                 INSERT_OR_MERGE_ENTITY, DELETE_ENTITY, DELETE_PARTITION, BATCH, SET_TABLE_ACL, SET_SERVICE_PROPERTIES, CREATE_INDEX,
                  DROP_INDEX, SUBMIT_TRANSACTION -> true;
             default -> false;
         };

@@ -70,6 +70,12 @@ public final class OperationResolver {
             }
             throw verb(method);
         }
+        if (resource instanceof ResourcePath.EntityPartition) {
+            if (effective.equals("DELETE")) {
+                return Operation.DELETE_PARTITION;
+            }
+            throw verb(method);
+        }
         if (resource instanceof ResourcePath.EntityChanges) {
             if (effective.equals("GET")) {
                 return Operation.READ_CHANGES;

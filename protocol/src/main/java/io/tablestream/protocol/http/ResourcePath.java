@@ -76,6 +76,20 @@ public sealed interface ResourcePath {
         public static final String SEGMENT = "$history";
     }
 
+    /**
+     * {@code name(PartitionKey='p')/$partition}: every entity of one PartitionKey, as one resource
+     * (a Tablestream extension: Delete Partition). An Azure request never has this form: an entity
+     * is always addressed by both keys, and no Azure path has a segment below an entity.
+     */
+    record EntityPartition(String table, String partitionKey) implements ResourcePath {
+        /** The path segment after the PartitionKey. */
+        public static final String SEGMENT = "$partition";
+
+        public EntityPartition {
+            Keys.validatePartitionKey(partitionKey);
+        }
+    }
+
     /** {@code name(PartitionKey='p',RowKey='r')}: keys that {@link Keys} accepts. */
     record EntityItem(String table, String partitionKey, String rowKey) implements ResourcePath {
         /** @throws TableServiceException the key rules' error (e.g. OutOfRangeInput) for a key no entity can have */
@@ -151,6 +165,9 @@ public sealed interface ResourcePath {
     /** A segment below a resource: {@code $count} or {@code $changes} below a table's entities, {@code $history} below an entity. */
     private static ResourcePath parseBelow(String resource, String rawSegment) {
         String segment = decode(rawSegment);
+        if (segment.equals(EntityPartition.SEGMENT)) {
+            return parsePartition(resource);
+        }
         ResourcePath above = parseResource(resource);
         if (segment.equals(EntityCount.SEGMENT) && above instanceof EntityCollection table) {
             return new EntityCount(table.table());
@@ -162,6 +179,23 @@ public sealed interface ResourcePath {
             return new EntityHistory(entity.table(), entity.partitionKey(), entity.rowKey());
         }
         throw invalid("The request URI addresses nothing below a table.");
+    }
+
+    /** {@code name(PartitionKey='p')}, the resource above {@code $partition}. */
+    private static ResourcePath parsePartition(String resource) {
+        int paren = resource.indexOf('(');
+        if (paren <= 0 || !resource.endsWith(")") || resource.substring(0, paren).equals("Tables")
+                || resource.startsWith("$")) {
+            throw invalid("A partition is addressed as <table>(PartitionKey='<key>')/$partition.");
+        }
+        KeyScanner scanner = new KeyScanner(resource.substring(paren + 1, resource.length() - 1).strip());
+        if (!scanner.name().equals("PartitionKey")) {
+            throw invalid("A partition is addressed as <table>(PartitionKey='<key>')/$partition.");
+        }
+        scanner.expect('=');
+        String partitionKey = scanner.quoted();
+        scanner.end();
+        return new EntityPartition(resource.substring(0, paren), partitionKey);
     }
 
     private static ResourcePath parseResource(String rest) {

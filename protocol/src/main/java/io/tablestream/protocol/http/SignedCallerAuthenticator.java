@@ -97,5 +97,10 @@ public final class SignedCallerAuthenticator implements Authenticator {
         public boolean mayRead(String table, String partitionKey, String rowKey) {
             return principal.contains(partitionKey, rowKey);
         }
+
+        @Override
+        public boolean mayReadSomeOf(String table, String partitionKey) {
+            return principal.touchesPartition(partitionKey);
+        }
     }
 }

@@ -62,6 +62,27 @@ class TableAccessRangeTest {
     }
 
     @Test
+    void holdsAWholePartitionExactlyWhenEveryRowKeyOfItIsInside() {
+        Random random = new Random(7);
+        List<String> alphabet = List.of("", "a", "b", "c", "ba", "bb", "Z", "é");
+        List<String> rowKeys = List.of("", "a", "b", "c", "ba", "bb", "Z", "é", "\uFFFF\uFFFF");
+        for (int i = 0; i < 2000; i++) {
+            String spk = pick(random, alphabet);
+            String epk = pick(random, alphabet);
+            TableAccessRange range = new TableAccessRange(spk, spk == null ? null : pick(random, alphabet), epk,
+                    epk == null ? null : pick(random, alphabet));
+            for (String pk : alphabet) {
+                boolean every = rowKeys.stream().allMatch(rk -> range.contains(pk, rk));
+                boolean some = rowKeys.stream().anyMatch(rk -> range.contains(pk, rk));
+                assertThat(range.containsPartition(pk)).as("%s whole %s", range, pk).isEqualTo(every);
+                if (some) {
+                    assertThat(range.touchesPartition(pk)).as("%s touches %s", range, pk).isTrue();
+                }
+            }
+        }
+    }
+
+    @Test
     void isAllWithoutBounds() {
         assertThat(TableAccessRange.ALL.isAll()).isTrue();
         assertThat(TableAccessRange.ALL.keyRange()).isEqualTo(KeyRange.ALL);

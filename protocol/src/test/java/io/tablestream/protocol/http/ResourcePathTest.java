@@ -35,6 +35,9 @@ class ResourcePathTest {
             "/acct/orders/$count|acct|EntityCount[table=orders]",
             "/acct/orders()/$changes|acct|EntityChanges[table=orders]",
             "/acct/orders()/%24count/|acct|EntityCount[table=orders]",
+            "/acct/orders(PartitionKey='p')/$partition|acct|EntityPartition[table=orders, partitionKey=p]",
+            "/acct/orders(PartitionKey='it''s')/%24partition|acct|EntityPartition[table=orders, partitionKey=it's]",
+            "/acct/orders( PartitionKey = '' )/$partition/|acct|EntityPartition[table=orders, partitionKey=]",
     })
     void parsesWhatAPathAddresses(String path, String account, String resource) {
         ResourcePath.Target target = ResourcePath.parse(path);
@@ -90,6 +93,14 @@ class ResourcePathTest {
             "/acct/orders(PartitionKey='p',RowKey='r')/$count",
             "/acct/orders()/$count/x",
             "/acct/orders()/count",
+            "/acct/orders(PartitionKey='p',RowKey='r')/$partition",
+            "/acct/orders(RowKey='r')/$partition",
+            "/acct/orders()/$partition",
+            "/acct/orders/$partition",
+            "/acct/orders(PartitionKey='p')/$partition/x",
+            "/acct/Tables(PartitionKey='p')/$partition",
+            "/acct/$batch/$partition",
+            "/acct/orders(PartitionKey='p')x/$partition",
     })
     void rejectsPathsThatAddressNothing(String path) {
         assertThatThrownBy(() -> ResourcePath.parse(path))
@@ -100,6 +111,7 @@ class ResourcePathTest {
     @ParameterizedTest(name = "[{index}] {0}")
     @CsvSource(delimiter = '|', value = {
             "/acct/orders(PartitionKey='a%2Fb',RowKey='r')|OUT_OF_RANGE_INPUT",
+            "/acct/orders(PartitionKey='a%2Fb')/$partition|OUT_OF_RANGE_INPUT",
             "/acct/orders(PartitionKey='p',RowKey='c%2fd')|OUT_OF_RANGE_INPUT",
             "/acct/orders(PartitionKey='p',RowKey='%3F')|OUT_OF_RANGE_INPUT",
             "/acct/orders(PartitionKey='%23',RowKey='r')|OUT_OF_RANGE_INPUT",

@@ -1,6 +1,7 @@
 package io.tablestream.query.feed;
 
 import io.tablestream.core.command.ChangeEvent;
+import io.tablestream.core.command.EntityChange;
 import io.tablestream.core.error.ErrorCode;
 import io.tablestream.core.error.TableServiceException;
 import io.tablestream.schemas.LogCodecs;
@@ -10,6 +11,8 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ArrayBlockingQueue;
@@ -167,8 +170,12 @@ public final class ChangeFeed implements AutoCloseable {
                               Predicate<ChangeEvent> visible, int maxEvents, int budget) {
         Map<TopicPartition, Long> next = new HashMap<>();
         cursor.offsets().forEach((p, o) -> next.put(new TopicPartition(topic, p), o));
+        // Partitions read past the table's deletion hold nothing more of it: not read again.
+        Set<Integer> ended = new HashSet<>(cursor.ended());
+        Set<Integer> nowEnded = new HashSet<>();
         consumer.assign(next.keySet());
         next.forEach(consumer::seek);
+        consumer.pause(next.keySet().stream().filter(tp -> ended.contains(tp.partition())).toList());
         Map<TopicPartition, Long> ends = consumer.endOffsets(next.keySet(), KAFKA_CALL);
         next.forEach((tp, o) -> {
             if (o > ends.getOrDefault(tp, 0L)) {
@@ -182,12 +189,16 @@ public final class ChangeFeed implements AutoCloseable {
         boolean caughtUp = false;
         try {
             while (true) {
-                caughtUp = next.entrySet().stream().allMatch(e -> e.getValue() >= ends.getOrDefault(e.getKey(), 0L));
+                caughtUp = next.entrySet().stream().allMatch(e -> ended.contains(e.getKey().partition())
+                        || e.getValue() >= ends.getOrDefault(e.getKey(), 0L));
                 if (caughtUp || events.size() >= maxEvents || examined >= budget || System.nanoTime() > deadline) {
                     break;
                 }
                 ConsumerRecords<byte[], byte[]> records = consumer.poll(POLL);
                 for (TopicPartition tp : next.keySet()) {
+                    if (ended.contains(tp.partition())) {
+                        continue;
+                    }
                     boolean whole = true;
                     for (ConsumerRecord<byte[], byte[]> r : records.records(tp)) {
                         if (events.size() >= maxEvents || examined >= budget) {
@@ -207,6 +218,17 @@ public final class ChangeFeed implements AutoCloseable {
                             LOG.warn("Skipping an unreadable change event at {} offset {}", tp, r.offset(), e);
                             continue;
                         }
+                        if (event.change().type() == EntityChange.Type.TABLE_DELETED) {
+                            // this partition's task saw the table's deletion: nothing of it follows here
+                            ended.add(tp.partition());
+                            nowEnded.add(tp.partition());
+                            consumer.pause(List.of(tp));
+                            whole = false;
+                            if (ended.size() == next.size()) {
+                                events.add(event); // the last partition to end: the feed's one TableDeleted event
+                            }
+                            break;
+                        }
                         if (visible.test(event)) {
                             events.add(event);
                         }
@@ -225,7 +247,7 @@ public final class ChangeFeed implements AutoCloseable {
         }
         Map<Integer, Long> moved = new HashMap<>();
         next.forEach((tp, o) -> moved.put(tp.partition(), o));
-        return new FeedPage(events, cursor.with(moved), caughtUp);
+        return new FeedPage(events, cursor.with(moved, nowEnded), caughtUp);
     }
 
     private interface ReaderTask<T> {

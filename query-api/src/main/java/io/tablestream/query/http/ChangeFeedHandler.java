@@ -3,6 +3,9 @@ package io.tablestream.query.http;
 import io.javalin.http.Context;
 import io.tablestream.core.command.ChangeEvent;
 import io.tablestream.core.command.CommandKey;
+import io.tablestream.core.command.EntityChange;
+import io.tablestream.core.model.TableName;
+import java.util.Optional;
 import io.tablestream.core.error.ErrorCode;
 import io.tablestream.core.error.TableServiceException;
 import io.tablestream.core.model.TableRecord;
@@ -91,15 +94,6 @@ public final class ChangeFeedHandler {
 
     void readChanges(RequestContext request, Context http) {
         String tableName = ((ResourcePath.EntityChanges) request.resource()).table();
-        TableRecord table = tables.require(request.account(), tableName);
-        String name = table.name().value();
-        String partitionKey = http.queryParam("PartitionKey");
-        if (partitionKey != null) {
-            Keys.validatePartitionKey(partitionKey);
-        }
-        request.caller().authorize(Operation.READ_CHANGES, name, null, null);
-        int top = top(http.queryParam("$top"));
-        Duration wait = Duration.ofSeconds(waitSeconds(http.queryParam(WAIT)));
         String cursorToken = http.queryParam(CURSOR);
         String from = http.queryParam(FROM);
         String accept = http.header("Accept");
@@ -107,6 +101,22 @@ public final class ChangeFeedHandler {
         if (stream && cursorToken == null && from == null) {
             cursorToken = http.header(LAST_EVENT_ID); // an EventSource reconnecting
         }
+        FeedCursor given = cursorToken == null ? null : FeedCursor.parse(cursorToken);
+        TableRecord table = given == null ? tables.require(request.account(), tableName)
+                : deletedTableOf(given, request.account(), tableName)
+                        .orElseGet(() -> tables.require(request.account(), tableName));
+        String name = table.name().value();
+        String partitionKey = http.queryParam("PartitionKey");
+        if (partitionKey != null) {
+            Keys.validatePartitionKey(partitionKey);
+        }
+        request.caller().authorize(Operation.READ_CHANGES, name, null, null);
+        if (given != null && given.isOver()) {
+            throw TableServiceException.of(ErrorCode.TABLE_NOT_FOUND,
+                    "The table was deleted: its change feed ended with its TableDeleted event.");
+        }
+        int top = top(http.queryParam("$top"));
+        Duration wait = Duration.ofSeconds(waitSeconds(http.queryParam(WAIT)));
         if ((cursorToken == null) == (from == null)) {
             throw TableServiceException.of(ErrorCode.INVALID_QUERY_PARAMETER_VALUE,
                     "Read the change feed from a cursor (cursor=…, from an earlier answer) or from a start"
@@ -120,14 +130,18 @@ public final class ChangeFeedHandler {
             wanted = key -> key.startsWith(tablePrefix);
         } else {
             String key = CommandKey.forEntity(request.account(), table.tableId(), partitionKey).value();
-            partitions = List.of(feed.partitionOf(key));
-            wanted = key::equals;
+            int partition = feed.partitionOf(key);
+            partitions = List.of(partition);
+            // that partition's task also writes the table's deletion there
+            String deleted = CommandKey.forTableDeletedEvent(request.account(), table.tableId(), partition).value();
+            wanted = k -> k.equals(key) || k.equals(deleted);
         }
-        Predicate<ChangeEvent> visible = e -> request.caller().mayRead(name, e.change().partitionKey(),
-                e.change().rowKey());
+        Predicate<ChangeEvent> visible = e -> e.change().type() == EntityChange.Type.PARTITION_DELETED
+                ? request.caller().mayReadSomeOf(name, e.change().partitionKey())
+                : request.caller().mayRead(name, e.change().partitionKey(), e.change().rowKey());
         CompletableFuture<FeedCursor> start;
-        if (cursorToken != null) {
-            FeedCursor cursor = FeedCursor.parse(cursorToken);
+        if (given != null) {
+            FeedCursor cursor = given;
             if (cursor.tableId() != table.tableId()) {
                 throw TableServiceException.of(ErrorCode.INVALID_QUERY_PARAMETER_VALUE,
                         "The cursor is of another table (or of a deleted table of this name).");
@@ -168,6 +182,20 @@ public final class ChangeFeedHandler {
             http.header(CURSOR_HEADER, token);
             http.result(feedJson(odata, p, level));
         }));
+    }
+
+    /**
+     * The deleted table a cursor is of, when it is a table of this account by this name that was
+     * deleted (its feed is read on to its {@code TableDeleted} event, even after a new table took
+     * the name); empty otherwise.
+     */
+    private Optional<TableRecord> deletedTableOf(FeedCursor cursor, String account, String tableName) {
+        if (!TableName.isValid(tableName)) {
+            return Optional.empty();
+        }
+        TableName name = TableName.of(tableName);
+        return tables.registry().byId(cursor.tableId())
+                .filter(t -> !t.isActive() && t.account().equals(account) && t.name().sameTableAs(name));
     }
 
     /**

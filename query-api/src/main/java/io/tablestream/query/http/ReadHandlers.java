@@ -160,14 +160,14 @@ public final class ReadHandlers {
         if (request.resource() instanceof ResourcePath.TableItem item) {
             TableRecord table = tables.require(request.account(), item.name());
             ResponseHeaders.odata(http, request, level.contentType());
-            http.result(write(out -> TableJsonWriter.writeTable(out, odata, table.name(), level)));
+            http.result(write(out -> TableJsonWriter.writeTable(out, odata, table, level)));
             return;
         }
         Filter filter = Filter.parse(http.queryParam("$filter"));
         int top = EntityQuery.top(http.queryParam("$top"));
         String from = TableContinuation.fromQuery(http.queryParam(TableContinuation.NEXT_TABLE_NAME))
                 .map(c -> c.tableName().key()).orElse(null);
-        List<TableName> page = new java.util.ArrayList<>();
+        List<TableRecord> page = new java.util.ArrayList<>();
         TableName next = null;
         int examined = 0;
         scan:
@@ -181,7 +181,7 @@ public final class ReadHandlers {
                 examined++;
                 EdmString name = EdmString.of(t.name().value());
                 if (filter.test(property -> "TableName".equals(property) ? name : null)) {
-                    page.add(t.name());
+                    page.add(t);
                 }
             }
             if (chunk.size() < 256) {
@@ -195,8 +195,8 @@ public final class ReadHandlers {
         }
         http.result(write(out -> {
             TableFeedWriter feed = TableFeedWriter.begin(out, odata, level);
-            for (TableName name : page) {
-                feed.write(name);
+            for (TableRecord table : page) {
+                feed.write(table);
             }
             feed.finish();
         }));

@@ -26,12 +26,25 @@ class FeedCursorTest {
     @Test
     void movingPartitionsKeepsTheOthers() {
         FeedCursor cursor = FeedCursor.of(1, Map.of(0, 5L, 1, 9L));
-        assertThat(cursor.with(Map.of(1, 12L)).offsets()).containsExactly(Map.entry(0, 5L), Map.entry(1, 12L));
+        assertThat(cursor.with(Map.of(1, 12L), java.util.Set.of()).offsets())
+                .containsExactly(Map.entry(0, 5L), Map.entry(1, 12L));
+    }
+
+    @Test
+    void partitionsReadPastTheTablesDeletionStayEndedInTheToken() {
+        FeedCursor cursor = FeedCursor.of(9, Map.of(0, 5L, 1, 9L, 2, 3L)).with(Map.of(1, 10L), java.util.Set.of(1));
+        FeedCursor back = FeedCursor.parse(cursor.token());
+
+        assertThat(back).isEqualTo(cursor);
+        assertThat(back.ended()).containsExactly(1);
+        assertThat(back.isOver()).isFalse();
+        assertThat(back.with(Map.of(), java.util.Set.of(0, 2)).isOver()).isTrue();
+        assertThat(FeedCursor.of(9, Map.of(0, 5L)).isOver()).isFalse();
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"", "not-a-cursor", "%%%", "2;1;0:0", "1;1;", "1;x;0:0", "1;1;0:-1", "1;1;0:0,0:1",
-            "1;1;0", "1;1;0:0;", "1;1;-1:0"})
+            "1;1;0", "1;1;0:0;", "1;1;-1:0", "1;1;0:e", "1;1;0:1:x", "1;1;0:1:e:e"})
     void refusesTokensItDidNotMake(String text) {
         String token = text.startsWith("1;") || text.startsWith("2;")
                 ? Base64.getUrlEncoder().withoutPadding().encodeToString(text.getBytes(StandardCharsets.US_ASCII))

@@ -21,7 +21,8 @@ import org.junit.jupiter.api.io.TempDir;
  * A change-feed reader keeps its cursor across a {@code kill -9} of the server (a child JVM with
  * the embedded broker): after the restart it reads on from the cursor and sees every change
  * exactly once — those committed before the kill that it had not read yet, the answered writes the
- * restart replays, and the writes after it.
+ * restart replays, and the writes after it — and a deleted partition and the table's deletion as
+ * one event each, the latter last.
  */
 class ChangeFeedRestartIT {
     @TempDir
@@ -48,6 +49,7 @@ class ChangeFeedRestartIT {
                     query("cursor", cursor, "$top", "8", "wait", "5"));
             seen.addAll(some.events());
             cursor = some.cursor();
+            assertThat(client.send("DELETE", "Tail(PartitionKey='p1')/$partition", null).status()).isEqualTo(204);
             for (int i = 20; i < 30; i++) { // answered, perhaps not committed when the kill comes
                 table.createEntity(new TableEntity("p" + (i % 3), String.format("r%02d", i)));
             }
@@ -58,12 +60,20 @@ class ChangeFeedRestartIT {
             for (int i = 30; i < 40; i++) {
                 table.createEntity(new TableEntity("p" + (i % 3), String.format("r%02d", i)));
             }
+            table.deleteTable();
             RawTableClient client = new RawTableClient(second.port());
-            seen.addAll(ChangeFeedHttpIT.readExactly(client, "Tail", cursor, 9, 40 - seen.size()).events());
+            seen.addAll(ChangeFeedDeletionsIT.readToTheEnd(client, "Tail", cursor, 9, ""));
             second.stop();
         }
-        assertThat(seen).extracting(e -> (String) e.get("RowKey"))
+        assertThat(seen).filteredOn(e -> e.get("Operation").equals("Inserted")).extracting(e -> (String) e.get("RowKey"))
                 .containsExactlyInAnyOrderElementsOf(IntStream.range(0, 40).mapToObj(i -> String.format("r%02d", i))
                         .toList());
+        assertThat(seen).extracting(e -> (String) e.get("Operation")).hasSize(42)
+                .containsOnlyOnce("PartitionDeleted", "TableDeleted").endsWith("TableDeleted");
+        List<String> p1 = seen.stream().filter(e -> "p1".equals(e.get("PartitionKey")))
+                .map(e -> e.get("Operation") + " " + e.get("RowKey")).toList();
+        int deletedAt = p1.indexOf("PartitionDeleted null");
+        assertThat(p1.subList(0, deletedAt)).allMatch(s -> s.compareTo("Inserted r20") < 0);
+        assertThat(p1.subList(deletedAt + 1, p1.size())).allMatch(s -> s.compareTo("Inserted r20") >= 0);
     }
 }

@@ -29,12 +29,7 @@ class EntityHistoryIT {
 
     /** A table created through raw HTTP with the history extension. */
     static String givenTableWithHistory(RunningServer server, int retentionSeconds) {
-        String name = TableFixtures.uniqueName("History");
-        RawTableClient.Response r = RawTableClient.to(server).send("POST", "Tables",
-                "{\"TableName\":\"" + name + "\",\"HistoryRetentionInSeconds\":" + retentionSeconds + "}",
-                "Content-Type", "application/json");
-        assertThat(r.status()).as(r.body()).isEqualTo(201);
-        return name;
+        return TableFixtures.givenTableWithHistory(server, retentionSeconds);
     }
 
     static RawTableClient.Response history(RunningServer server, String table, String pk, String rk, String q) {

@@ -1,5 +1,6 @@
 package io.tablestream.server.queries;
 
+import static org.assertj.core.api.Assertions.assertThat;
 
 import com.azure.data.tables.TableClient;
 import com.azure.data.tables.TableServiceClient;
@@ -35,6 +36,17 @@ public final class TableFixtures {
     /** A new, empty table with a unique name starting with {@code prefix}. */
     public static TableClient givenTable(TableServiceClient service, String prefix) {
         return service.createTable(uniqueName(prefix));
+    }
+
+    /** A new table that keeps entity history for {@code retentionSeconds} (created over raw HTTP: an extension). */
+    public static String givenTableWithHistory(io.tablestream.server.TablestreamServerExtension.RunningServer server,
+                                               int retentionSeconds) {
+        String name = uniqueName("History");
+        io.tablestream.server.RawTableClient.Response r = io.tablestream.server.RawTableClient.to(server).send("POST",
+                "Tables", "{\"TableName\":\"" + name + "\",\"HistoryRetentionInSeconds\":" + retentionSeconds + "}",
+                "Content-Type", "application/json");
+        assertThat(r.status()).as(r.body()).isEqualTo(201);
+        return name;
     }
 
     /**

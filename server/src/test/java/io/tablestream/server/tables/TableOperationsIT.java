@@ -69,6 +69,36 @@ class TableOperationsIT {
     }
 
     @Test
+    void getTableAndQueryTablesShowTheTablesExtensionSettingsAtNoMetadataOnly(RunningServer server,
+                                                                             TableServiceClient service) {
+        String name = TableNames.unique("Settings");
+        String plain = TableNames.unique("Plain");
+        RawTableClient raw = RawTableClient.to(server);
+        assertThat(raw.send("POST", "Tables", "{\"TableName\":\"" + name
+                + "\",\"TTLInSeconds\":3600,\"HistoryRetentionInSeconds\":86400}").status()).isEqualTo(201);
+        service.createTable(plain);
+        String none = "application/json;odata=nometadata";
+
+        RawTableClient.Response item = raw.read("Tables('" + name + "')", "Accept", none);
+        RawTableClient.Response list = raw.read("Tables?" + RawTableClient.query("$filter",
+                "TableName eq '" + name + "' or TableName eq '" + plain + "'"), "Accept", none);
+        RawTableClient.Response full = raw.read("Tables('" + name + "')", "Accept",
+                "application/json;odata=fullmetadata");
+        RawTableClient.Response minimal = raw.read("Tables('" + name + "')", "Accept",
+                "application/json;odata=minimalmetadata");
+
+        assertThat(item.json()).containsEntry("TableName", name).containsEntry("TTLInSeconds", 3600)
+                .containsEntry("HistoryRetentionInSeconds", 86400);
+        assertThat(list.body()).isEqualTo("{\"value\":[{\"TableName\":\"" + plain + "\"},{\"TableName\":\"" + name
+                + "\",\"TTLInSeconds\":3600,\"HistoryRetentionInSeconds\":86400}]}");
+        assertThat(full.body()).doesNotContain("TTLInSeconds").doesNotContain("HistoryRetention");
+        assertThat(minimal.body()).doesNotContain("TTLInSeconds").doesNotContain("HistoryRetention");
+        // the SDK lists it as any table
+        assertThat(service.listTables(new ListTablesOptions().setFilter("TableName eq '" + name + "'"), null, null)
+                .stream().map(TableItem::getName)).containsExactly(name);
+    }
+
+    @Test
     void createsATableAnswering201WithoutAPreference(RunningServer server) {
         String name = TableNames.unique("NoPrefer");
 

@@ -9,6 +9,7 @@ import io.tablestream.core.command.EntityChange;
 import io.tablestream.core.command.EntityCommand;
 import io.tablestream.core.command.Outcome;
 import io.tablestream.core.command.PartitionMarker;
+import io.tablestream.core.command.PartitionDeletion;
 import io.tablestream.core.command.TableAnnouncement;
 import io.tablestream.core.command.TableCommand;
 import io.tablestream.core.command.TransactionCommand;
@@ -119,7 +120,7 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
         Housekeeping housekeeping = settings.housekeeping();
         context.schedule(housekeeping.expiryInterval(), PunctuationType.WALL_CLOCK_TIME, this::expire);
         context.schedule(housekeeping.sweepInterval(), PunctuationType.WALL_CLOCK_TIME,
-                new DeletedTableSweep(tables, rows, housekeeping.sweepBatch())::sweep);
+                new DeletedRowsSweep(tables, rows, housekeeping.sweepBatch())::sweep);
         context.schedule(housekeeping.sweepInterval(), PunctuationType.WALL_CLOCK_TIME, wallClockMillis ->
                 history.sweep(EdmDateTime.of(settings.clock().instant()), tables::byId, housekeeping.sweepBatch()));
         context.schedule(housekeeping.indexBuildInterval(), PunctuationType.WALL_CLOCK_TIME,
@@ -179,6 +180,9 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
             TableRecord before = tables.byId(announcement.table().tableId()).orElse(null);
             tables.learn(announcement.table());
             indexes.learn(before, announcement.table());
+            if (before != null && before.isActive() && !announcement.table().isActive()) {
+                tableDeleted(announcement, record);
+            }
             done(partition, offset);
             return;
         }
@@ -191,6 +195,8 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
             handle(record, entityCommand, partition, offset);
         } else if (command instanceof TableCommand tableCommand) {
             handle(record, tableCommand, partition, offset);
+        } else if (command instanceof PartitionDeletion deletion) {
+            handle(record, deletion, partition, offset);
         } else if (command instanceof TransactionCommand transaction) {
             transactions.accept(record, transaction, partition, offset);
         } else if (command instanceof TransactionReport report) {
@@ -234,7 +240,8 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
             decision = EntityDecider.decide(command, rowKey -> {
                 StoredEntity s = rows.stored(EntityKey.of(command.tableId(), command.partitionKey(), rowKey));
                 stored.put(rowKey, s);
-                return s == null || s.isExpiredAt(timestamp) ? null : s;
+                return s == null || s.isExpiredAt(timestamp) || tables.deletedWithPartition(command.tableId(), s)
+                        ? null : s;
             }, timestamp, table.get().defaultTtlSeconds());
         } catch (LogFormatException e) {
             // A stored row that cannot be read is a fault of this store, not of the command.
@@ -261,6 +268,47 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
         }
         answer(new Outcome(command.id(), command.header().replyTo(), null, decision.results(), null,
                 partition, offset), record);
+    }
+
+    /**
+     * Deletes a whole PartitionKey: records the deletion's Timestamp (from here on every row of the
+     * partition written at or before it is gone, for commands and reads alike), publishes one
+     * {@code PARTITION_DELETED} change and answers. The rows themselves are swept in the
+     * background ({@link DeletedRowsSweep}).
+     */
+    private void handle(Record<byte[], byte[]> record, PartitionDeletion command, int partition, long offset) {
+        try {
+            CommandRules.validate(command);
+        } catch (TableServiceException e) {
+            reject(record, command.header(), e.errorCode(), e.getMessage(), null, partition, offset);
+            return;
+        }
+        EdmDateTime timestamp = taskState.nextTimestamp(timeOf(command, record));
+        Optional<TableRecord> table = tables.live(command.tableId(), command.account());
+        if (table.isEmpty()) {
+            answer(failure(command.header(), ErrorCode.TABLE_NOT_FOUND, ErrorCode.TABLE_NOT_FOUND.defaultMessage(),
+                    null, partition, offset), record);
+            return;
+        }
+        ChangeEvent event = new ChangeEvent(command.account(), command.tableName(),
+                EntityChange.partitionDeleted(command.tableId(), command.partitionKey()), command.id(),
+                command.header().principal(), timestamp);
+        tables.deletePartition(event, table.get().keepsHistory());
+        outputs.change(event, record.timestamp());
+        answer(new Outcome(command.id(), command.header().replyTo(), null,
+                List.of(new Outcome.OperationResult(timestamp)), null, partition, offset), record);
+    }
+
+    /**
+     * The table's deletion reached this partition's log: one {@code TABLE_DELETED} change on this
+     * task's own partition of the changes topic, after every change of the table it published.
+     */
+    private void tableDeleted(TableAnnouncement announcement, Record<byte[], byte[]> record) {
+        TableRecord table = announcement.table();
+        EdmDateTime at = table.deletedAt() != null ? table.deletedAt()
+                : TaskState.commandTime(announcement.header().acceptedAtMillis(), record.timestamp());
+        outputs.tableDeleted(new ChangeEvent(table.account(), table.name(), EntityChange.tableDeleted(table.tableId()),
+                announcement.decidedBy(), announcement.header().principal(), at), ownPartition, record.timestamp());
     }
 
     private void handle(Record<byte[], byte[]> record, TableCommand command, int partition, long offset) {
@@ -331,7 +379,11 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
         for (EntityKey key : due) {
             EntityChange change = new EntityChange(EntityChange.Type.EXPIRED, key.tableId(), key.partitionKey(),
                     key.rowKey(), null);
-            rows.apply(change);
+            StoredEntity previous = rows.stored(key);
+            rows.apply(change, previous);
+            if (tables.deletedWithPartition(key.tableId(), previous)) {
+                continue; // gone with its partition already: its deletion was the change
+            }
             tables.byId(key.tableId()).filter(TableRecord::isActive).ifPresent(table -> {
                 ChangeEvent event = new ChangeEvent(table.account(), table.name(), change, null, null, clock);
                 outputs.change(event, recordTimestamp);

@@ -126,6 +126,47 @@ final class EntityRows {
         return doomed.size();
     }
 
+    /** A round of {@link #deleteWrittenUpTo}: rows examined, and the key to resume at (null: the range is done). */
+    record Swept(int examined, byte[] next) {
+    }
+
+    /**
+     * Deletes the rows of {@code range} written at or before {@code ticks} (a deleted partition's
+     * rows), with their expiry and secondary-index entries, examining at most {@code limit} rows;
+     * rows written later stay.
+     */
+    Swept deleteWrittenUpTo(ByteRange range, long ticks, int limit) {
+        List<StoredEntity> doomed = new ArrayList<>();
+        int examined = 0;
+        byte[] next = null;
+        try (KeyValueIterator<Bytes, byte[]> it = entities.range(Bytes.wrap(range.fromInclusive()),
+                Bytes.wrap(range.toExclusive()))) {
+            while (it.hasNext()) {
+                KeyValue<Bytes, byte[]> kv = it.next();
+                byte[] k = kv.key.get();
+                if (!range.contains(k)) {
+                    break;
+                }
+                if (examined >= limit) {
+                    next = k;
+                    break;
+                }
+                examined++;
+                EntityKey key = KeyCodec.decode(k);
+                StoredEntity s = StoredEntityCodec.decode(key.partitionKey(), key.rowKey(), kv.value);
+                if (s.entity().timestamp().epochTicks() <= ticks) {
+                    doomed.add(s);
+                }
+            }
+        }
+        for (StoredEntity s : doomed) {
+            long tableId = KeyCodec.tableId(range.fromInclusive());
+            apply(new EntityChange(EntityChange.Type.DELETED, tableId, s.entity().partitionKey(), s.entity().rowKey(),
+                    null), s);
+        }
+        return new Swept(examined, next);
+    }
+
     private static byte[] expiryKey(EdmDateTime at, byte[] entityKey) {
         return ByteBuffer.allocate(Long.BYTES + entityKey.length)
                 .putLong(at.epochTicks() ^ Long.MIN_VALUE).put(entityKey).array();

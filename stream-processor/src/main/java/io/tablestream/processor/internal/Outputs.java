@@ -48,6 +48,17 @@ final class Outputs {
         context.forward(new Record<>(utf8(key), LogCodecs.CHANGE_EVENT.encode(event), timestamp), Sinks.CHANGES);
     }
 
+    /**
+     * Publishes a {@code TABLE_DELETED} change on partition {@code partition} of the changes topic
+     * (this task's own, after every change of the table it published), under the key
+     * {@link CommandKey#forTableDeletedEvent}, which the changes sink routes there.
+     */
+    void tableDeleted(ChangeEvent event, int partition, long timestamp) {
+        metrics.changed(event.change().type());
+        String key = CommandKey.forTableDeletedEvent(event.account(), event.change().tableId(), partition).value();
+        context.forward(new Record<>(utf8(key), LogCodecs.CHANGE_EVENT.encode(event), timestamp), Sinks.CHANGES);
+    }
+
     /** Publishes a registry record under its id key, and under its name key (a tombstone once deleted). */
     void table(TableRecord record, long timestamp) {
         byte[] value = LogCodecs.TABLE_RECORD.encode(record);

@@ -1,6 +1,8 @@
 package io.tablestream.processor.internal;
 
+import io.tablestream.core.command.ChangeEvent;
 import io.tablestream.core.model.IndexDefinition;
+import io.tablestream.core.model.StoredEntity;
 import io.tablestream.core.model.TableRecord;
 import io.tablestream.schemas.LogCodecs;
 import java.util.ArrayList;
@@ -28,6 +30,8 @@ final class PartitionTables {
     private final RegistryView registry;
     /** Decoded records of the store, and the ids found only in the global view (never evicted: tables are few). */
     private final Map<Long, TableRecord> known = new HashMap<>();
+    /** Whether the store may hold partition deletions of a table (false: it holds none; the common case costs no lookup). */
+    private final Map<Long, Boolean> mayHaveDeletions = new HashMap<>();
 
     PartitionTables(KeyValueStore<String, byte[]> store, RegistryView registry) {
         this.store = store;
@@ -85,5 +89,69 @@ final class PartitionTables {
             }
         }
         return ids;
+    }
+
+    /**
+     * Records the deletion of a whole PartitionKey ({@code event}, a {@code PARTITION_DELETED}
+     * change at the deletion's Timestamp). A table without history needs only the newest deletion
+     * of a partition, so older ones are dropped; a table with history keeps them all, as its
+     * point-in-time reads and entity histories need them.
+     */
+    void deletePartition(ChangeEvent event, boolean keepEarlier) {
+        long tableId = event.change().tableId();
+        String partitionKey = event.change().partitionKey();
+        if (!keepEarlier) {
+            for (PartitionDeletions.Deletion d : deletionsOf(tableId, partitionKey)) {
+                store.delete(d.key());
+            }
+        }
+        store.put(PartitionDeletions.key(tableId, partitionKey, event.changedAt().epochTicks()),
+                LogCodecs.CHANGE_EVENT.encode(event));
+        mayHaveDeletions.put(tableId, true);
+    }
+
+    /**
+     * The Timestamp of the newest deletion of the PartitionKey (every row written at or before it
+     * is gone), or {@link Long#MIN_VALUE} when it was never deleted.
+     */
+    long partitionDeletedAt(long tableId, String partitionKey) {
+        boolean may = mayHaveDeletions.computeIfAbsent(tableId, id -> {
+            String prefix = PartitionDeletions.tablePrefix(id);
+            try (KeyValueIterator<String, byte[]> it = store.range(prefix, PartitionDeletions.end(prefix))) {
+                return it.hasNext();
+            }
+        });
+        if (!may) {
+            return Long.MIN_VALUE;
+        }
+        List<PartitionDeletions.Deletion> deletions = deletionsOf(tableId, partitionKey);
+        return deletions.isEmpty() ? Long.MIN_VALUE : deletions.get(deletions.size() - 1).ticks();
+    }
+
+    /** Whether {@code stored} (a row of this task) is gone because its partition was deleted after it was written. */
+    boolean deletedWithPartition(long tableId, StoredEntity stored) {
+        return stored != null && stored.entity().timestamp().epochTicks()
+                <= partitionDeletedAt(tableId, stored.entity().partitionKey());
+    }
+
+    /** Every partition deletion this task holds, of every table, oldest first per partition. */
+    List<PartitionDeletions.Deletion> partitionDeletions() {
+        return PartitionDeletions.all(store);
+    }
+
+    /** Forgets a partition deletion (its rows are swept and its table keeps no history, or the table is gone). */
+    void forget(PartitionDeletions.Deletion deletion) {
+        store.delete(deletion.key());
+    }
+
+    private List<PartitionDeletions.Deletion> deletionsOf(long tableId, String partitionKey) {
+        List<PartitionDeletions.Deletion> out = new ArrayList<>();
+        String prefix = PartitionDeletions.partitionPrefix(tableId, partitionKey);
+        try (KeyValueIterator<String, byte[]> it = store.range(prefix, PartitionDeletions.end(prefix))) {
+            while (it.hasNext()) {
+                out.add(PartitionDeletions.Deletion.parse(it.next().key));
+            }
+        }
+        return out;
     }
 }

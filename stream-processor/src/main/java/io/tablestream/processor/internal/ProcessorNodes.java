@@ -4,6 +4,7 @@ import io.tablestream.processor.ProcessorSettings;
 import io.tablestream.processor.Topics;
 import io.tablestream.processor.internal.state.CommittedStoreSupplier;
 import io.tablestream.processor.store.StoreNames;
+import io.tablestream.core.command.CommandKey;
 import io.tablestream.schemas.LogPartitioner;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
@@ -50,7 +51,7 @@ public final class ProcessorNodes {
         topology.addStateStore(strings(StoreNames.ACCOUNTS), APPLY);
         topology.addStateStore(strings(StoreNames.PARTITION_TABLES), APPLY);
         topology.addSink(Sinks.OUTCOMES, topics.outcomes().name(), bytes, bytes, APPLY);
-        topology.addSink(Sinks.CHANGES, topics.changes().name(), bytes, bytes, APPLY);
+        topology.addSink(Sinks.CHANGES, topics.changes().name(), bytes, bytes, ProcessorNodes::changePartition, APPLY);
         topology.addSink(Sinks.TABLES, topics.tables().name(), bytes, bytes, APPLY);
         topology.addSink(Sinks.DEAD_LETTERS, topics.deadLetters().name(), bytes, bytes, APPLY);
         // The task's notices to the command log, its own input: read back in order with the commands.
@@ -73,6 +74,16 @@ public final class ProcessorNodes {
     /** A command the processor writes goes where the log's one partition function puts its key. */
     private static Optional<Set<Integer>> partitionOfKey(String topic, byte[] key, byte[] value, int partitions) {
         return Optional.of(Set.of(LogPartitioner.partitionOf(new String(key, StandardCharsets.UTF_8), partitions)));
+    }
+
+    /**
+     * A change goes where the log's partition function puts its key (beside its command's
+     * partition); a table's {@code TABLE_DELETED} change to the partition its key names (the task's own).
+     */
+    private static Optional<Set<Integer>> changePartition(String topic, byte[] key, byte[] value, int partitions) {
+        String k = new String(key, StandardCharsets.UTF_8);
+        int named = CommandKey.tableDeletedEventPartition(k);
+        return Optional.of(Set.of(named >= 0 ? named % partitions : LogPartitioner.partitionOf(k, partitions)));
     }
 
     /** A catch-up marker goes to the partition its key names. */

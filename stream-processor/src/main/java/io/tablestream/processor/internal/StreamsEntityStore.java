@@ -70,6 +70,23 @@ public final class StreamsEntityStore implements EntityStore {
         return store;
     }
 
+    /** The partition deletions of table {@code tableId} in the local copy of {@code partition}'s stores. */
+    private PartitionDeletions.View deletions(StoreReplica replica, int partition, long tableId) {
+        ReadOnlyKeyValueStore<String, byte[]> tables = QueryableStores.keyValue(streams, StoreNames.PARTITION_TABLES,
+                partition, replica);
+        try {
+            return PartitionDeletions.of(tables, tableId);
+        } catch (InvalidStateStoreException e) {
+            throw QueryableStores.translate(e);
+        }
+    }
+
+    /** The deletions of the table a non-empty key range lies in. */
+    private PartitionDeletions.View deletions(StoreReplica replica, int partition, ByteRange range) {
+        return range.isEmpty() ? PartitionDeletions.View.NONE
+                : deletions(replica, partition, KeyCodec.tableId(range.fromInclusive()));
+    }
+
     @Override
     public Optional<StoredEntity> get(StoreReplica replica, int partition, EntityKey key) {
         ReadOnlyKeyValueStore<Bytes, byte[]> store = store(replica, partition);
@@ -83,21 +100,23 @@ public final class StreamsEntityStore implements EntityStore {
             return Optional.empty();
         }
         StoredEntity s = StoredEntityCodec.decode(key.partitionKey(), key.rowKey(), value);
-        return s.isExpiredAt(EdmDateTime.of(clock.instant())) ? Optional.empty() : Optional.of(s);
+        return s.isExpiredAt(EdmDateTime.of(clock.instant())) || deletions(replica, partition, key.tableId()).hides(s)
+                ? Optional.empty() : Optional.of(s);
     }
 
     @Override
     public CloseableIterator<StoredEntity> scan(StoreReplica replica, int partition, ByteRange range, KeyOrder order) {
         if (range.isEmpty()) {
-            return new Cursor(null, range, false, EdmDateTime.of(clock.instant()));
+            return new Cursor(null, range, false, EdmDateTime.of(clock.instant()), PartitionDeletions.View.NONE);
         }
         ReadOnlyKeyValueStore<Bytes, byte[]> store = store(replica, partition);
+        PartitionDeletions.View deleted = deletions(replica, partition, range);
         try {
             // Both bounds of range() and reverseRange() are inclusive: the cursor drops the exclusive end.
             Bytes from = Bytes.wrap(range.fromInclusive());
             Bytes to = Bytes.wrap(range.toExclusive());
             return new Cursor(order.descending() ? store.reverseRange(from, to) : store.range(from, to), range,
-                    order.descending(), EdmDateTime.of(clock.instant()));
+                    order.descending(), EdmDateTime.of(clock.instant()), deleted);
         } catch (InvalidStateStoreException e) {
             throw QueryableStores.translate(e);
         }
@@ -114,12 +133,13 @@ public final class StreamsEntityStore implements EntityStore {
                     "The data is being recovered after a restart; retry shortly.");
         }
         KeyValueIterator<Bytes, byte[]> it;
+        PartitionDeletions.View deleted = deletions(replica, partition, key.tableId());
         try {
             it = store.range(Bytes.wrap(range.fromInclusive()), Bytes.wrap(range.toExclusive()));
         } catch (InvalidStateStoreException e) {
             throw QueryableStores.translate(e);
         }
-        return new LookaheadIterator<>() {
+        LookaheadIterator<ChangeEvent> versions = new LookaheadIterator<>() {
             @Override
             protected ChangeEvent fetch() {
                 KeyValue<Bytes, byte[]> kv = it.hasNext() ? it.next() : null;
@@ -132,14 +152,17 @@ public final class StreamsEntityStore implements EntityStore {
                 it.close();
             }
         };
+        return deleted.isEmpty() ? versions
+                : new WithPartitionDeletions(versions, deleted, key.partitionKey(), atOrBefore);
     }
 
     @Override
     public CloseableIterator<StoredEntity> scanAsOf(StoreReplica replica, int partition, ByteRange range,
                                                     KeyOrder order, EdmDateTime asOf) {
         if (range.isEmpty()) {
-            return new AsOfCursor(null, range, asOf);
+            return new AsOfCursor(null, range, asOf, PartitionDeletions.View.NONE);
         }
+        PartitionDeletions.View deleted = deletions(replica, partition, range);
         ReadOnlyKeyValueStore<Bytes, byte[]> store = QueryableStores.keyValue(streams, StoreNames.HISTORY, partition,
                 replica);
         if (!applied.readable(partition)) {
@@ -153,7 +176,7 @@ public final class StreamsEntityStore implements EntityStore {
             Bytes from = Bytes.wrap(range.fromInclusive());
             Bytes to = Bytes.wrap(range.toExclusive());
             return new AsOfCursor(order.descending() ? store.reverseRange(from, to) : store.range(from, to), range,
-                    asOf);
+                    asOf, deleted);
         } catch (InvalidStateStoreException e) {
             throw QueryableStores.translate(e);
         }
@@ -169,6 +192,7 @@ public final class StreamsEntityStore implements EntityStore {
                 replica);
         ReadOnlyKeyValueStore<Bytes, byte[]> rows = store(replica, partition);
         EdmDateTime now = EdmDateTime.of(clock.instant());
+        PartitionDeletions.View deleted = deletions(replica, partition, tableId);
         try {
             String key = IndexBuild.key(tableId, indexId);
             byte[] build = builds.get(key);
@@ -176,7 +200,7 @@ public final class StreamsEntityStore implements EntityStore {
                 return Optional.empty();
             }
             if (entities.isEmpty()) {
-                return Optional.of(new IndexedRows(rows, List.<byte[]>of().iterator(), null, now));
+                return Optional.of(new IndexedRows(rows, List.<byte[]>of().iterator(), null, now, deleted));
             }
             if (condition.isPoint()) {
                 ByteRange range = IndexKeys.range(tableId, indexId, condition.lower(), entities);
@@ -206,7 +230,7 @@ public final class StreamsEntityStore implements EntityStore {
                         return k;
                     }
                 };
-                return Optional.of(new IndexedRows(rows, keys, it, now));
+                return Optional.of(new IndexedRows(rows, keys, it, now, deleted));
             }
             // A range of values: entries come in value order; gather (bounded) and sort by key.
             ByteRange range = IndexKeys.range(tableId, indexId, condition);
@@ -237,7 +261,7 @@ public final class StreamsEntityStore implements EntityStore {
                     distinct.add(k);
                 }
             }
-            return Optional.of(new IndexedRows(rows, distinct.iterator(), null, now));
+            return Optional.of(new IndexedRows(rows, distinct.iterator(), null, now, deleted));
         } catch (InvalidStateStoreException e) {
             throw QueryableStores.translate(e);
         }
@@ -284,13 +308,15 @@ public final class StreamsEntityStore implements EntityStore {
         private final Iterator<byte[]> keys;
         private final KeyValueIterator<Bytes, byte[]> source;
         private final EdmDateTime now;
+        private final PartitionDeletions.View deleted;
 
         IndexedRows(ReadOnlyKeyValueStore<Bytes, byte[]> rows, Iterator<byte[]> keys,
-                    KeyValueIterator<Bytes, byte[]> source, EdmDateTime now) {
+                    KeyValueIterator<Bytes, byte[]> source, EdmDateTime now, PartitionDeletions.View deleted) {
             this.rows = rows;
             this.keys = keys;
             this.source = source;
             this.now = now;
+            this.deleted = deleted;
         }
 
         @Override
@@ -306,7 +332,7 @@ public final class StreamsEntityStore implements EntityStore {
                 if (value != null) {
                     EntityKey k = KeyCodec.decode(key);
                     StoredEntity s = StoredEntityCodec.decode(k.partitionKey(), k.rowKey(), value);
-                    if (!s.isExpiredAt(now)) {
+                    if (!s.isExpiredAt(now) && !deleted.hides(s)) {
                         return s;
                     }
                 }
@@ -331,14 +357,17 @@ public final class StreamsEntityStore implements EntityStore {
         private final KeyValueIterator<Bytes, byte[]> it;
         private final ByteRange range;
         private final EdmDateTime asOf;
+        private final PartitionDeletions.View deleted;
         private byte[] group;
         private long bestTicks;
         private byte[] best;
 
-        AsOfCursor(KeyValueIterator<Bytes, byte[]> it, ByteRange range, EdmDateTime asOf) {
+        AsOfCursor(KeyValueIterator<Bytes, byte[]> it, ByteRange range, EdmDateTime asOf,
+                   PartitionDeletions.View deleted) {
             this.it = it;
             this.range = range;
             this.asOf = asOf;
+            this.deleted = deleted;
         }
 
         @Override
@@ -353,6 +382,10 @@ public final class StreamsEntityStore implements EntityStore {
                 if (group != null && (entity == null || !Arrays.equals(entity, group))) {
                     if (best != null) {
                         found = History.stateAt(LogCodecs.CHANGE_EVENT.decode(best), asOf).orElse(null);
+                        if (found != null && deleted.firstBetween(found.entity().partitionKey(), bestTicks,
+                                asOf.epochTicks()) != null) {
+                            found = null; // its partition was deleted after it, by then
+                        }
                     }
                     best = null;
                 }
@@ -379,18 +412,74 @@ public final class StreamsEntityStore implements EntityStore {
         }
     }
 
+    /**
+     * An entity's versions (newest first) with the deletions of its partition put in between: after
+     * a version that left the entity in place, the first deletion of its partition written before the
+     * next version (at or before {@code atOrBefore}) ended it, and is shown as a version of its own
+     * ({@code PARTITION_DELETED}, no entity). Deletions before the entity's first version, or while it
+     * was deleted anyway, are not its versions.
+     */
+    private static final class WithPartitionDeletions extends LookaheadIterator<ChangeEvent> {
+        private final CloseableIterator<ChangeEvent> versions;
+        private final PartitionDeletions.View deleted;
+        private final String partitionKey;
+        /** The latest time a deletion shown next may have: before the version shown last. */
+        private long upper;
+        private ChangeEvent held;
+        private boolean deletionShown;
+
+        WithPartitionDeletions(CloseableIterator<ChangeEvent> versions, PartitionDeletions.View deleted,
+                               String partitionKey, EdmDateTime atOrBefore) {
+            this.versions = versions;
+            this.deleted = deleted;
+            this.partitionKey = partitionKey;
+            this.upper = atOrBefore == null ? Long.MAX_VALUE : atOrBefore.epochTicks();
+        }
+
+        @Override
+        protected ChangeEvent fetch() {
+            if (held == null) {
+                if (!versions.hasNext()) {
+                    return null;
+                }
+                held = versions.next();
+                deletionShown = false;
+            }
+            long ticks = held.changedAt().epochTicks();
+            if (!deletionShown && !held.change().type().removes()) {
+                ChangeEvent deletion = deleted.firstBetween(partitionKey, ticks, upper);
+                if (deletion != null) {
+                    deletionShown = true;
+                    return deletion;
+                }
+            }
+            ChangeEvent version = held;
+            held = null;
+            upper = ticks - 1;
+            return version;
+        }
+
+        @Override
+        public void close() {
+            versions.close();
+        }
+    }
+
     /** Decodes lazily, stops at the range's exclusive end, skips expired rows. */
     private static final class Cursor extends LookaheadIterator<StoredEntity> {
         private final KeyValueIterator<Bytes, byte[]> it;
         private final ByteRange range;
         private final boolean descending;
         private final EdmDateTime now;
+        private final PartitionDeletions.View deleted;
 
-        Cursor(KeyValueIterator<Bytes, byte[]> it, ByteRange range, boolean descending, EdmDateTime now) {
+        Cursor(KeyValueIterator<Bytes, byte[]> it, ByteRange range, boolean descending, EdmDateTime now,
+               PartitionDeletions.View deleted) {
             this.it = it;
             this.range = range;
             this.descending = descending;
             this.now = now;
+            this.deleted = deleted;
         }
 
         @Override
@@ -407,7 +496,7 @@ public final class StreamsEntityStore implements EntityStore {
                 }
                 EntityKey k = KeyCodec.decode(key);
                 StoredEntity s = StoredEntityCodec.decode(k.partitionKey(), k.rowKey(), kv.value);
-                if (!s.isExpiredAt(now)) {
+                if (!s.isExpiredAt(now) && !deleted.hides(s)) {
                     return s;
                 }
             }

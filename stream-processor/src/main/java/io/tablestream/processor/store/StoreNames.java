@@ -15,6 +15,8 @@ public final class StoreNames {
     /**
      * Per task: the tables announced in the task's own command partition, by id (ACTIVE, or
      * DELETED once the deletion was announced): what the task's entity commands are decided against.
+     * Also the partitions deleted whole (Delete Partition), by table, PartitionKey and time: their
+     * rows written at or before that time are gone for commands and reads.
      */
     public static final String PARTITION_TABLES = "partition-tables";
     /**

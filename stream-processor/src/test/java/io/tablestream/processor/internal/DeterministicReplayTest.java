@@ -12,6 +12,7 @@ import io.tablestream.core.command.TransactionCommand;
 import io.tablestream.core.model.IndexDefinition;
 import io.tablestream.core.command.EntityOperation;
 import io.tablestream.core.command.EntityOperation.Type;
+import io.tablestream.core.command.PartitionDeletion;
 import io.tablestream.core.command.Outcome;
 import io.tablestream.core.command.TableCommand;
 import io.tablestream.core.error.ErrorCode;
@@ -208,6 +209,11 @@ class DeterministicReplayTest {
             now = now.plusSeconds(30);
             write(sensors, "d", EntityOperation.of(Type.INSERT, "x", null, props(11)));                 // expired: insert again
             write(sensors, "d", EntityOperation.of(Type.MERGE, "w", "*", props(12)));                  // not yet expired
+            // a whole partition deleted (its rows swept by a punctuator whenever it runs), then written again
+            send(new PartitionDeletion(header(at()), orders, TableName.of("Orders"), "p"));
+            write(orders, "p", EntityOperation.of(Type.INSERT, "a", null, props(50)));                 // gone: inserted
+            write(orders, "p", EntityOperation.of(Type.MERGE, "c", "*", props(51)));                   // gone: 404
+            write(orders, "p", EntityOperation.of(Type.INSERT_OR_MERGE, "d", null, props(52)));
             // A wall-clock punctuation in the original: the idle partition's clock moves by a marker.
             task.clock.advance(Duration.ofMinutes(5));
             task.fireEveryPunctuator();

@@ -1,0 +1,115 @@
+package io.tablestream.bench;
+
+import io.tablestream.bench.lean.LeanTableClient;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Semaphore;
+
+/**
+ * {@code GET <table>()/$count} against a running server, over raw HTTP with an account SAS:
+ * <ol>
+ * <li><b>load</b>: {@code --entities} N rows in batches of 100 (8 in flight) over N/100
+ *     PartitionKeys, each with an Int32 {@code N} (its sequence number);</li>
+ * <li><b>count</b>: {@code --rounds} counts of the whole table, each followed through its
+ *     continuations (every answer examines at most the server's {@code query-row-budget} rows) and
+ *     summed, which must be N: the time of each whole count (p50, min, max) and the number of
+ *     requests it took;</li>
+ * <li>the same with a {@code $filter} on a property ({@code N ge <N/2>}: every row decoded and
+ *     tested, half of them counted), and for one PartitionKey (100 rows).</li>
+ * </ol>
+ * Usage: {@code CountBenchmark [--endpoint URL] [--entities 1000000] [--rounds 7] [--table name]}
+ * ({@code --table} counts an existing table of N rows loaded by an earlier run instead of loading).
+ */
+public final class CountBenchmark {
+    private static final String KEY =
+            "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==";
+    private static final int BATCH = 100;
+
+    public static void main(String[] args) throws Exception {
+        Map<String, String> o = new HashMap<>();
+        for (int i = 0; i + 1 < args.length; i += 2) {
+            o.put(args[i].substring(2), args[i + 1]);
+        }
+        String endpoint = o.getOrDefault("endpoint", "http://127.0.0.1:10002/devstoreaccount1");
+        int entities = Integer.parseInt(o.getOrDefault("entities", "1000000"));
+        int rounds = Integer.parseInt(o.getOrDefault("rounds", "7"));
+        LeanTableClient client = new LeanTableClient(endpoint,
+                LeanTableClient.accountSas(endpoint, "devstoreaccount1", KEY));
+        String table = o.get("table");
+        if (table == null) {
+            table = "CountBench" + Long.toString(System.currentTimeMillis(), 36);
+            load(client, table, entities);
+        }
+
+        measure(client, table, null, entities, rounds, "whole table");
+        measure(client, table, "N ge " + entities / 2, entities - entities / 2, rounds, "filter N ge N/2");
+        measure(client, table, "PartitionKey eq 'p000042'", BATCH, rounds, "one partition");
+        System.exit(0);
+    }
+
+    private static void load(LeanTableClient client, String table, int entities) throws InterruptedException {
+        LeanTableClient.Answer created = client.createTable(table).join();
+        if (created.status() != 201 && created.status() != 204) {
+            throw new IllegalStateException("create table answered " + created.status() + " " + created.body());
+        }
+        System.err.println("table " + table);
+        long t0 = System.nanoTime();
+        Semaphore inFlight = new Semaphore(8);
+        for (int b = 0; b < entities / BATCH; b++) {
+            List<LeanTableClient.BatchOperation> ops = new ArrayList<>(BATCH);
+            for (int r = 0; r < BATCH; r++) {
+                int i = b * BATCH + r;
+                ops.add(LeanTableClient.BatchOperation.insert(String.format("r%07d", i), Map.of("N", i)));
+            }
+            inFlight.acquire();
+            client.batch(table, String.format("p%06d", b), ops).whenComplete((a, e) -> {
+                inFlight.release();
+                if (e != null || !a.succeeded()) {
+                    System.err.println("load batch failed: " + (e != null ? e : a.status()));
+                }
+            });
+        }
+        inFlight.acquire(8);
+        inFlight.release(8);
+        double seconds = (System.nanoTime() - t0) / 1e9;
+        System.out.printf(Locale.ROOT, "RESULT count load %d entities in %.1f s (%.0f entities/s)%n", entities, seconds,
+                entities / seconds);
+    }
+
+    private static void measure(LeanTableClient client, String table, String filter, long expected, int rounds,
+                                String what) {
+        List<Double> millis = new ArrayList<>();
+        int requests = 0;
+        for (int round = 0; round < rounds + 1; round++) { // the first round warms up, unmeasured
+            long t0 = System.nanoTime();
+            long total = 0;
+            String nextPk = null;
+            String nextRk = null;
+            requests = 0;
+            do {
+                LeanTableClient.Count c = client.count(table, filter, nextPk, nextRk).join();
+                if (c.status() != 200) {
+                    throw new IllegalStateException("count answered " + c.status());
+                }
+                requests++;
+                total += c.value();
+                nextPk = c.nextPartitionKey();
+                nextRk = c.nextRowKey();
+            } while (nextPk != null);
+            double ms = (System.nanoTime() - t0) / 1e6;
+            if (total != expected) {
+                throw new IllegalStateException(what + ": counted " + total + ", expected " + expected);
+            }
+            if (round > 0) {
+                millis.add(ms);
+            }
+        }
+        millis.sort(Double::compare);
+        System.out.printf(Locale.ROOT, "RESULT count %s (%d) %d rounds: p50 %.1f ms min %.1f ms max %.1f ms, %d requests"
+                        + " each%n", what, expected, rounds, millis.get(millis.size() / 2), millis.get(0),
+                millis.get(millis.size() - 1), requests);
+    }
+}
