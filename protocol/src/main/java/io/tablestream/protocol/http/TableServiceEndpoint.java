@@ -208,9 +208,15 @@ public final class TableServiceEndpoint {
         return null;
     }
 
-    /** A 204 has no body, so it names no Content-Type (Javalin gives every response a default one). */
+    /**
+     * An answer without a body names no Content-Type (Javalin gives every response a default one): a
+     * 204, a 202 without a body (Set Table Service Properties, an asynchronous write) and a preflight.
+     */
     static void dropContentTypeOfNoContent(Context http) {
-        if (http.status().getCode() == 204) {
+        int status = http.status().getCode();
+        boolean bodiless = status == 204 || (status == 202 || "OPTIONS".equals(http.req().getMethod()))
+                && http.resultInputStream() == null && !http.res().isCommitted();
+        if (bodiless) {
             http.res().setContentType(null);
         }
     }
