@@ -1,10 +1,10 @@
 package io.tablestream.protocol.http;
 
 import io.javalin.http.Context;
-import io.tablestream.core.codec.ErrorJsonWriter;
 import io.tablestream.core.error.ErrorCode;
 import io.tablestream.core.error.TableServiceException;
 import io.tablestream.core.model.EdmDateTime;
+import io.tablestream.core.odata.ErrorJsonWriter;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
