@@ -49,10 +49,6 @@ final class FeedTail implements AutoCloseable {
             all.add(new TopicPartition(topic, p));
         }
         consumer.assign(all);
-        // Every assigned partition needs a position, paused or not (a poll looks one up for each):
-        // the end, until a waiter's offset moves it. Without one, every poll would fail for want of
-        // a reset policy.
-        consumer.seekToEnd(all);
         consumer.pause(all);
         this.thread = new Thread(this::run, "change-feed-tail");
         thread.setDaemon(true);

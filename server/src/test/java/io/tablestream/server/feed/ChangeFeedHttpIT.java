@@ -204,27 +204,6 @@ class ChangeFeedHttpIT {
     }
 
     @Test
-    void theFeedsTailFollowsQuietlyWhileALongPollWaits(RunningServer server, TableServiceClient service) {
-        ch.qos.logback.classic.Logger tailLog = (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory
-                .getLogger("io.tablestream.query.feed.FeedTail");
-        ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> seen =
-                new ch.qos.logback.core.read.ListAppender<>();
-        seen.start();
-        tailLog.addAppender(seen);
-        try {
-            TableClient table = TableFixtures.givenTable(service, "Feed");
-            String cursor = now(server, table.getTableName(), "");
-            Answer a = changes(server, table.getTableName(), query("cursor", cursor, "wait", "2"));
-
-            assertThat(a.events()).isEmpty();
-            assertThat(seen.list).as("what the tail logged").extracting(ch.qos.logback.classic.spi.ILoggingEvent::getFormattedMessage)
-                    .isEmpty();
-        } finally {
-            tailLog.detachAppender(seen);
-        }
-    }
-
-    @Test
     void aTimeStartsAtTheChangesWrittenFromThen(RunningServer server, TableServiceClient service) throws Exception {
         TableClient table = TableFixtures.givenTable(service, "Feed");
         table.createEntity(new TableEntity("p", "before"));
