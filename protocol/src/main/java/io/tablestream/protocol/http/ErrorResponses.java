@@ -3,13 +3,13 @@ package io.tablestream.protocol.http;
 import io.javalin.http.Context;
 import io.tablestream.core.error.ErrorCode;
 import io.tablestream.core.error.TableServiceException;
+import io.tablestream.core.model.EdmDateTime;
 import io.tablestream.core.odata.ErrorJsonWriter;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
-import java.time.format.DateTimeFormatter;
 
 /**
  * The one place errors are written: status, {@code x-ms-error-code}, the request headers, and the
@@ -59,7 +59,7 @@ public final class ErrorResponses {
 
     static byte[] xml(TableServiceException error, RequestContext request) {
         String message = error.getMessage() + "\nRequestId:" + request.requestId() + "\nTime:"
-                + DateTimeFormatter.ISO_INSTANT.format(Instant.now());
+                + EdmDateTime.of(Instant.now()).toIso();
         String body = "<?xml version=\"1.0\" encoding=\"utf-8\"?><Error><Code>" + escape(error.errorCode().code())
                 + "</Code><Message>" + escape(message) + "</Message></Error>";
         return body.getBytes(StandardCharsets.UTF_8);

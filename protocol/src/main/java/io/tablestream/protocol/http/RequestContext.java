@@ -11,6 +11,8 @@ import java.util.UUID;
 public final class RequestContext {
     /** The version Tablestream speaks when a client names none (the Java SDK's). */
     public static final String DEFAULT_VERSION = "2019-02-02";
+    /** The longest {@code x-ms-client-request-id} the service echoes (1 KiB of characters). */
+    public static final int MAX_CLIENT_REQUEST_ID_LENGTH = 1024;
 
     private final String requestId = UUID.randomUUID().toString();
     private final Instant receivedAt;
@@ -25,10 +27,28 @@ public final class RequestContext {
 
     public RequestContext(Instant receivedAt, String clientRequestId, String version) {
         this.receivedAt = Objects.requireNonNull(receivedAt);
-        this.clientRequestId = clientRequestId;
+        this.clientRequestId = echoable(clientRequestId) ? clientRequestId : null;
         // a version the service refuses is not echoed back: the refusal names the default
         this.version = version == null || version.isBlank() || !ServiceVersion.isServed(version) ? DEFAULT_VERSION
                 : version;
+    }
+
+    /**
+     * Whether the service echoes this client request id: at most {@value #MAX_CLIENT_REQUEST_ID_LENGTH}
+     * visible ASCII characters, as its references say of the response header. Another one is served
+     * but not echoed (nor is a response head ever too long to write because of it).
+     */
+    static boolean echoable(String clientRequestId) {
+        if (clientRequestId == null || clientRequestId.isEmpty() || clientRequestId.length() > MAX_CLIENT_REQUEST_ID_LENGTH) {
+            return false;
+        }
+        for (int i = 0; i < clientRequestId.length(); i++) {
+            char c = clientRequestId.charAt(i);
+            if (c < 0x21 || c > 0x7e) {
+                return false;
+            }
+        }
+        return true;
     }
 
     public String requestId() {
@@ -44,7 +64,7 @@ public final class RequestContext {
         return startedNanos;
     }
 
-    /** The client's {@code x-ms-client-request-id}, echoed in the response; may be null. */
+    /** The client's {@code x-ms-client-request-id}, echoed in the response; null when absent or not {@link #echoable}. */
     public String clientRequestId() {
         return clientRequestId;
     }

@@ -29,7 +29,9 @@ public final class SignedCallerAuthenticator implements Authenticator {
     @Override
     public Caller authenticate(RequestContext request, Context http) {
         SignedRequest signed = signedRequest(http);
-        return new PrincipalCaller(authentication.authenticate(signed),
+        Principal principal = authentication.authenticate(signed);
+        ServiceVersion.requireNamedBy(principal.kind(), http.header(Headers.VERSION));
+        return new PrincipalCaller(principal,
                 () -> Map.of(Authentication.forwardedClientHeader(),
                         authentication.attestForwarding(signed, request.account())));
     }

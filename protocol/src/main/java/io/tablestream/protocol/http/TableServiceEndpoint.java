@@ -45,6 +45,13 @@ public final class TableServiceEndpoint {
      * characters), which the filter parser then bounds.
      */
     static final int MAX_REQUEST_HEAD_BYTES = 256 * 1024;
+    /**
+     * Bytes of a response's status line and headers. Far above Jetty's 8 KiB default: the
+     * {@code Location} and {@code DataServiceId} of an insert name the entity's URL, whose two keys of
+     * up to 1 KiB each take up to 9 KiB percent-encoded; with a 1 KiB client request id and the rest,
+     * an answer's head stays under 32 KiB.
+     */
+    static final int MAX_RESPONSE_HEAD_BYTES = 64 * 1024;
 
     private final Authenticator authenticator;
     private final Map<Operation, OperationHandler> handlers;
@@ -125,6 +132,7 @@ public final class TableServiceEndpoint {
         }
         config.routes.exception(Exception.class, this::onException);
         // After every request, whatever became of it (Javalin runs after-handlers past exceptions).
+        config.routes.after(TableServiceEndpoint::dropContentTypeOfNoContent);
         config.routes.after(this::addCorsHeaders);
         config.routes.after(this::notifyObserver);
         // Javalin's own answers (413 for a body over the size limit, ...) get the service's error too.
@@ -132,7 +140,10 @@ public final class TableServiceEndpoint {
         // What Jetty refuses before routing (bad URI, oversized head) as well.
         ConnectorErrors connectorErrors = new ConnectorErrors(clock);
         config.jetty.modifyServer(server -> server.setErrorHandler(connectorErrors));
-        config.jetty.modifyHttpConfiguration(http -> http.setRequestHeaderSize(MAX_REQUEST_HEAD_BYTES));
+        config.jetty.modifyHttpConfiguration(http -> {
+            http.setRequestHeaderSize(MAX_REQUEST_HEAD_BYTES);
+            http.setResponseHeaderSize(MAX_RESPONSE_HEAD_BYTES);
+        });
         // Javalin answers methods with no route itself; give those the service's error too.
         config.routes.error(404, this::onUnrouted);
         config.routes.error(405, this::onUnrouted);
@@ -195,6 +206,19 @@ public final class TableServiceEndpoint {
             }
         }
         return null;
+    }
+
+    /**
+     * An answer without a body names no Content-Type (Javalin gives every response a default one): a
+     * 204, a 202 without a body (Set Table Service Properties, an asynchronous write) and a preflight.
+     */
+    static void dropContentTypeOfNoContent(Context http) {
+        int status = http.status().getCode();
+        boolean bodiless = status == 204 || (status == 202 || "OPTIONS".equals(http.req().getMethod()))
+                && http.resultInputStream() == null && !http.res().isCommitted();
+        if (bodiless) {
+            http.res().setContentType(null);
+        }
     }
 
     private void notifyObserver(Context http) {

@@ -240,4 +240,13 @@ class TableServiceEndpointTest {
         assertThat(r.headers().firstValue("x-ms-error-code")).hasValue("InvalidHeaderValue");
         assertThat(r.body()).contains("2013-08-15");
     }
+
+    @Test
+    void writesTheTimeOfAnXmlErrorWithSevenFractionalDigitsAsTheJsonErrorDoes() throws Exception {
+        HttpResponse<String> xml = send("GET", "/acct/t?comp=acl", true);
+        HttpResponse<String> json = send("GET", "/acct/t(PartitionKey='p',RowKey='r')", true);
+
+        assertThat(xml.body()).containsPattern("\\nTime:\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{7}Z</Message>");
+        assertThat(json.body()).containsPattern("\\\\nTime:\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{7}Z\"");
+    }
 }

@@ -61,6 +61,8 @@ class PreflightIT {
         assertThat(r.header("Access-Control-Max-Age")).isEqualTo("600");
         assertThat(r.header("Access-Control-Allow-Credentials")).isEqualTo("true");
         assertThat(r.header("x-ms-request-id")).isNotBlank();
+        assertThat(r.bytes()).isEmpty();
+        assertThat(r.header("Content-Type")).as("an answer without a body names no Content-Type").isNull();
     }
 
     @Test
