@@ -8,6 +8,7 @@ import com.azure.data.tables.TableServiceClientBuilder;
 import com.azure.data.tables.models.TableEntity;
 import io.tablestream.testsupport.KafkaCluster;
 import io.tablestream.testsupport.KafkaTest;
+import io.tablestream.testsupport.TestDirectories;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
@@ -19,14 +20,16 @@ import org.junit.jupiter.api.Test;
 @KafkaTest
 class SettingsIT {
     private static TablestreamServer server;
+    private static Path dataDir;
     private static RawTableClient raw;
     private static TableServiceClient service;
 
     @BeforeAll
     static void start(KafkaCluster kafka) throws Exception {
+        dataDir = Files.createTempDirectory("tablestream-settings-it");
         server = TablestreamServer.start(ServerConfig.of(Map.of(
                 ServerSettings.PORT, 0,
-                ServerSettings.DATA_DIR, Files.createTempDirectory("tablestream-settings-it"),
+                ServerSettings.DATA_DIR, dataDir,
                 ServerSettings.KAFKA_BOOTSTRAP_SERVERS, kafka.bootstrapServers(),
                 ServerSettings.TOPIC_PREFIX, kafka.uniqueName("settings"),
                 ServerSettings.PARTITIONS, 1,
@@ -43,6 +46,7 @@ class SettingsIT {
         if (server != null) {
             server.close();
         }
+        TestDirectories.delete(dataDir);
     }
 
     @Test

@@ -4,6 +4,7 @@ import com.azure.data.tables.TableServiceClient;
 import com.azure.data.tables.TableServiceClientBuilder;
 import io.tablestream.testsupport.KafkaCluster;
 import io.tablestream.testsupport.KafkaExtension;
+import io.tablestream.testsupport.TestDirectories;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -87,6 +88,7 @@ public final class TablestreamServerExtension implements ParameterResolver {
         @Override
         public void close() {
             running.server().close();
+            TestDirectories.delete(running.dataDir());
         }
     }
 }

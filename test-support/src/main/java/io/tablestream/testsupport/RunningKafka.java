@@ -6,9 +6,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
-import java.util.Comparator;
 import java.util.Optional;
-import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -71,7 +69,7 @@ final class RunningKafka implements AutoCloseable {
         try {
             broker = EmbeddedKafkaBroker.builder(directory).start();
         } catch (RuntimeException e) {
-            deleteRecursively(directory);
+            TestDirectories.delete(directory);
             throw e;
         }
         LOG.info("Tests use the embedded Kafka broker at {}", broker.bootstrapServers());
@@ -80,7 +78,7 @@ final class RunningKafka implements AutoCloseable {
                     try {
                         broker.close();
                     } finally {
-                        deleteRecursively(directory);
+                        TestDirectories.delete(directory);
                     }
                 });
     }
@@ -98,13 +96,5 @@ final class RunningKafka implements AutoCloseable {
             id.append(Character.forDigit(random.nextInt(36), 36));
         }
         return id.toString();
-    }
-
-    private static void deleteRecursively(Path directory) {
-        try (Stream<Path> paths = Files.walk(directory)) {
-            paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
-        } catch (IOException | UncheckedIOException e) {
-            LOG.warn("Could not delete the test broker's directory {}", directory, e);
-        }
     }
 }

@@ -14,12 +14,13 @@ import com.azure.data.tables.models.TableServiceException;
 import com.azure.data.tables.models.TableSignedIdentifier;
 import com.azure.data.tables.models.TableTransactionAction;
 import com.azure.data.tables.models.TableTransactionActionType;
-import io.tablestream.server.ServerSettings;
 import io.tablestream.server.RawTableClient;
+import io.tablestream.server.ServerSettings;
 import io.tablestream.server.TableNames;
 import io.tablestream.server.process.ServerProcess;
 import io.tablestream.testsupport.KafkaCluster;
 import io.tablestream.testsupport.KafkaTest;
+import io.tablestream.testsupport.TestDirectories;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -123,6 +124,7 @@ class ClusterIT {
 
     private KafkaCluster kafka;
     private String prefix;
+    private Path root;
     private final List<Node> nodes = new ArrayList<>();
     private String loadTable;
     private final List<String[]> loadKeys = new ArrayList<>();
@@ -131,7 +133,7 @@ class ClusterIT {
     void startThreeInstances(KafkaCluster kafka) throws IOException {
         this.kafka = kafka;
         this.prefix = kafka.uniqueName("cluster");
-        Path root = Files.createTempDirectory("tablestream-cluster");
+        root = Files.createTempDirectory("tablestream-cluster");
         List<Integer> ports = List.of(ServerProcess.freePort(), ServerProcess.freePort(), ServerProcess.freePort());
         for (int i = 0; i < 3; i++) {
             nodes.add(new Node("node-" + (i + 1), ports.get(i), root.resolve("node-" + (i + 1))));
@@ -152,6 +154,7 @@ class ClusterIT {
                 n.process.close();
             }
         }
+        TestDirectories.delete(root);
     }
 
     @Test

@@ -12,9 +12,10 @@ import com.azure.data.tables.models.TableEntity;
 import com.azure.data.tables.models.TableEntityUpdateMode;
 import com.azure.data.tables.models.TableTransactionAction;
 import com.azure.data.tables.models.TableTransactionActionType;
-import io.tablestream.server.ServerSettings;
 import io.tablestream.server.RawTableClient;
+import io.tablestream.server.ServerSettings;
 import io.tablestream.server.process.ServerProcess;
+import io.tablestream.testsupport.TestDirectories;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -102,15 +103,7 @@ class KillRecoveryIT {
                 millis.get(millis.size() / 2), millis.get(millis.size() - 1), millis);
         assertThat(answered.size() + accepted.size()).as("writes were acknowledged at all").isGreaterThan(rounds * 10);
         assertThat(batches).as("batches were acknowledged at all").isNotEmpty();
-        deleteRecursively(dataDir);
-    }
-
-    private static void deleteRecursively(Path dir) throws java.io.IOException {
-        try (var paths = java.nio.file.Files.walk(dir)) {
-            for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
-                java.nio.file.Files.delete(p);
-            }
-        }
+        TestDirectories.delete(dataDir);
     }
 
     private ServerProcess start() {

@@ -7,6 +7,7 @@ import com.azure.data.tables.models.TableEntity;
 import com.azure.data.tables.models.TableEntityUpdateMode;
 import io.tablestream.server.IndexRequests;
 import io.tablestream.server.RawTableClient;
+import io.tablestream.testsupport.TestDirectories;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -55,6 +56,7 @@ class IndexOracleIT {
             randomWrites(table, 200);
             assertMatchesOracle(indexes, table, name);
         }
+        TestDirectories.delete(data);
     }
 
     private void randomWrites(TableClient table, int count) {
