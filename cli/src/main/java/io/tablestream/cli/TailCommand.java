@@ -2,9 +2,9 @@ package io.tablestream.cli;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
-import io.tablestream.core.codec.EntityJsonWriter;
 import io.tablestream.core.command.ChangeEvent;
 import io.tablestream.core.command.EntityChange;
+import io.tablestream.core.odata.EntityJsonWriter;
 import io.tablestream.schemas.LogCodecs;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;

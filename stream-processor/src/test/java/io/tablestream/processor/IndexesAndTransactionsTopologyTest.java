@@ -2,8 +2,6 @@ package io.tablestream.processor;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tablestream.core.codec.ByteRange;
-import io.tablestream.core.codec.IndexKeys;
 import io.tablestream.core.command.CommandHeader;
 import io.tablestream.core.command.EntityCommand;
 import io.tablestream.core.command.EntityOperation;
@@ -18,6 +16,8 @@ import io.tablestream.core.model.EntityKey;
 import io.tablestream.core.model.IndexDefinition;
 import io.tablestream.core.model.TableName;
 import io.tablestream.core.model.TransactionStatus;
+import io.tablestream.core.storekey.ByteRange;
+import io.tablestream.core.storekey.IndexKeys;
 import io.tablestream.processor.store.IndexBuild;
 import io.tablestream.processor.store.StoreNames;
 import io.tablestream.processor.store.TransactionKeys;

@@ -1,6 +1,5 @@
 package io.tablestream.processor;
 
-import io.tablestream.core.codec.KeyCodec;
 import io.tablestream.core.command.AccountCommand;
 import io.tablestream.core.command.ChangeEvent;
 import io.tablestream.core.command.Command;
@@ -13,11 +12,12 @@ import io.tablestream.core.command.TableCommand;
 import io.tablestream.core.model.AccessPolicy;
 import io.tablestream.core.model.EdmValue;
 import io.tablestream.core.model.EntityKey;
+import io.tablestream.core.model.RegistryRecord;
+import io.tablestream.core.model.ServicePropertiesUpdate;
 import io.tablestream.core.model.StoredEntity;
 import io.tablestream.core.model.TableName;
 import io.tablestream.core.model.TableRecord;
-import io.tablestream.core.model.RegistryRecord;
-import io.tablestream.core.model.ServicePropertiesUpdate;
+import io.tablestream.core.storekey.KeyCodec;
 import io.tablestream.processor.internal.RegistryView;
 import io.tablestream.processor.store.StoreNames;
 import io.tablestream.schemas.LogCodecs;

@@ -2,7 +2,6 @@ package io.tablestream.processor;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tablestream.core.codec.KeyCodec;
 import io.tablestream.core.command.CommandHeader;
 import io.tablestream.core.command.CommandKey;
 import io.tablestream.core.command.EntityCommand;
@@ -14,6 +13,7 @@ import io.tablestream.core.model.EdmInt32;
 import io.tablestream.core.model.EntityKey;
 import io.tablestream.core.model.StoredEntity;
 import io.tablestream.core.model.TableName;
+import io.tablestream.core.storekey.KeyCodec;
 import io.tablestream.processor.store.CloseableIterator;
 import io.tablestream.testsupport.KafkaCluster;
 import io.tablestream.testsupport.KafkaTest;

@@ -3,16 +3,16 @@ package io.tablestream.processor;
 import static io.tablestream.processor.ProcessorIT.header;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tablestream.core.codec.KeyCodec;
 import io.tablestream.core.command.EntityCommand;
-import io.tablestream.core.command.EntityOperation;
 import io.tablestream.core.command.EntityOperation.Type;
+import io.tablestream.core.command.EntityOperation;
 import io.tablestream.core.command.TableCommand;
 import io.tablestream.core.error.TableServiceException;
 import io.tablestream.core.model.EdmInt32;
 import io.tablestream.core.model.EdmString;
 import io.tablestream.core.model.StoredEntity;
 import io.tablestream.core.model.TableName;
+import io.tablestream.core.storekey.KeyCodec;
 import io.tablestream.processor.store.CloseableIterator;
 import io.tablestream.testsupport.KafkaCluster;
 import io.tablestream.testsupport.KafkaTest;

@@ -7,8 +7,8 @@ import io.tablestream.core.command.ChangeEvent;
 import io.tablestream.core.command.CommandKey;
 import io.tablestream.core.command.EntityChange;
 import io.tablestream.core.command.EntityCommand;
-import io.tablestream.core.command.EntityOperation;
 import io.tablestream.core.command.EntityOperation.Type;
+import io.tablestream.core.command.EntityOperation;
 import io.tablestream.core.command.Outcome;
 import io.tablestream.core.command.TableCommand;
 import io.tablestream.core.error.ErrorCode;
@@ -301,7 +301,7 @@ class TopologyTest {
     private List<ChangeEvent> versionsOf(long tableId, String pk, String rk) {
         org.apache.kafka.streams.state.KeyValueStore<org.apache.kafka.common.utils.Bytes, byte[]> store =
                 h.driver.getKeyValueStore(StoreNames.HISTORY);
-        io.tablestream.core.codec.ByteRange range = io.tablestream.core.codec.KeyCodec.versions(
+        io.tablestream.core.storekey.ByteRange range = io.tablestream.core.storekey.KeyCodec.versions(
                 io.tablestream.core.model.EntityKey.of(tableId, pk, rk), null);
         List<ChangeEvent> out = new java.util.ArrayList<>();
         try (var it = store.range(org.apache.kafka.common.utils.Bytes.wrap(range.fromInclusive()),

@@ -1,13 +1,13 @@
 package io.tablestream.bench.jmh;
 
-import io.tablestream.core.codec.EntityBody;
-import io.tablestream.core.codec.EntityFeedWriter;
-import io.tablestream.core.codec.EntityJsonWriter;
-import io.tablestream.core.codec.MetadataLevel;
-import io.tablestream.core.codec.ODataContext;
-import io.tablestream.core.codec.ODataJsonReader;
 import io.tablestream.core.model.Entity;
 import io.tablestream.core.model.TableName;
+import io.tablestream.core.odata.EntityBody;
+import io.tablestream.core.odata.EntityFeedWriter;
+import io.tablestream.core.odata.EntityJsonWriter;
+import io.tablestream.core.odata.MetadataLevel;
+import io.tablestream.core.odata.ODataContext;
+import io.tablestream.core.odata.ODataJsonReader;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.util.List;

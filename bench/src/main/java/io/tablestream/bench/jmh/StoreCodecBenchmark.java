@@ -1,8 +1,8 @@
 package io.tablestream.bench.jmh;
 
-import io.tablestream.core.codec.KeyCodec;
 import io.tablestream.core.model.EntityKey;
 import io.tablestream.core.model.StoredEntity;
+import io.tablestream.core.storekey.KeyCodec;
 import io.tablestream.schemas.StoredEntityCodec;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;

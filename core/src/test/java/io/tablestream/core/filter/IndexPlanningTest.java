@@ -2,9 +2,6 @@ package io.tablestream.core.filter;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tablestream.core.codec.ByteRange;
-import io.tablestream.core.codec.IndexKeys;
-import io.tablestream.core.codec.KeyCodec;
 import io.tablestream.core.model.EdmBoolean;
 import io.tablestream.core.model.EdmDateTime;
 import io.tablestream.core.model.EdmDouble;
@@ -16,6 +13,9 @@ import io.tablestream.core.model.EdmType;
 import io.tablestream.core.model.EdmValue;
 import io.tablestream.core.model.Entity;
 import io.tablestream.core.model.EntityKey;
+import io.tablestream.core.storekey.ByteRange;
+import io.tablestream.core.storekey.IndexKeys;
+import io.tablestream.core.storekey.KeyCodec;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -23,9 +23,9 @@ import java.util.Optional;
 import java.util.Random;
 import java.util.Set;
 import java.util.UUID;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.junit.jupiter.api.Test;
 
 /**
  * The index planner picks what an index can answer, and the index key ranges hold exactly the

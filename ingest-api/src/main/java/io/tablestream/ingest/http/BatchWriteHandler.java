@@ -1,27 +1,23 @@
 package io.tablestream.ingest.http;
 
 import io.javalin.http.Context;
-import io.tablestream.core.codec.EntityBody;
-import io.tablestream.core.codec.MetadataLevel;
-import io.tablestream.core.codec.ODataContext;
-import io.tablestream.core.codec.ODataJsonReader;
 import io.tablestream.core.command.CommandHeader;
 import io.tablestream.core.command.EntityCommand;
-import io.tablestream.core.command.TransactionCommand;
-import io.tablestream.schemas.LogCodecs;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
-import java.util.UUID;
 import io.tablestream.core.command.EntityOperation;
 import io.tablestream.core.command.Outcome;
 import io.tablestream.core.command.SessionToken;
+import io.tablestream.core.command.TransactionCommand;
 import io.tablestream.core.error.ErrorCode;
 import io.tablestream.core.error.TableServiceException;
+import io.tablestream.core.model.ETag;
 import io.tablestream.core.model.EdmDateTime;
 import io.tablestream.core.model.EdmValue;
-import io.tablestream.core.model.ETag;
 import io.tablestream.core.model.Entity;
 import io.tablestream.core.model.TableRecord;
+import io.tablestream.core.odata.EntityBody;
+import io.tablestream.core.odata.MetadataLevel;
+import io.tablestream.core.odata.ODataContext;
+import io.tablestream.core.odata.ODataJsonReader;
 import io.tablestream.core.rules.CommandRules;
 import io.tablestream.ingest.command.CommandSubmitter;
 import io.tablestream.protocol.batch.BatchOperation;
@@ -37,12 +33,16 @@ import io.tablestream.protocol.http.RequestContext;
 import io.tablestream.protocol.http.ResourcePath;
 import io.tablestream.protocol.http.ResponseHeaders;
 import io.tablestream.protocol.http.TableLookup;
+import io.tablestream.schemas.LogCodecs;
 import java.net.URI;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.UUID;
 import java.util.concurrent.Executor;
 
 /**
@@ -241,7 +241,7 @@ final class BatchWriteHandler {
         request.caller().authorize(operation, table.name().value(), pk, rk);
         Preferences prefs = Preferences.parse(op.headers().all(Headers.PREFER));
         boolean content = type == EntityOperation.Type.INSERT && prefs.returnContentOr(true);
-        MetadataLevel level = content ? io.tablestream.core.codec.MetadataLevel.negotiate(null,
+        MetadataLevel level = content ? io.tablestream.core.odata.MetadataLevel.negotiate(null,
                 op.headers().first("Accept").orElse("application/json;odata=minimalmetadata")) : null;
         return new Planned(op, operation, EntityOperation.of(type, rk, condition, properties), pk, content, level);
     }

@@ -1,19 +1,19 @@
 package io.tablestream.ingest.http;
 
 import io.javalin.http.Context;
-import io.tablestream.core.codec.EntityBody;
-import io.tablestream.core.codec.EntityJsonWriter;
-import io.tablestream.core.codec.MetadataLevel;
-import io.tablestream.core.codec.ODataContext;
-import io.tablestream.core.codec.ODataJsonReader;
 import io.tablestream.core.command.EntityCommand;
 import io.tablestream.core.command.EntityOperation;
 import io.tablestream.core.command.Outcome;
 import io.tablestream.core.command.SessionToken;
-import io.tablestream.core.model.EdmDateTime;
 import io.tablestream.core.model.ETag;
+import io.tablestream.core.model.EdmDateTime;
 import io.tablestream.core.model.Entity;
 import io.tablestream.core.model.TableRecord;
+import io.tablestream.core.odata.EntityBody;
+import io.tablestream.core.odata.EntityJsonWriter;
+import io.tablestream.core.odata.MetadataLevel;
+import io.tablestream.core.odata.ODataContext;
+import io.tablestream.core.odata.ODataJsonReader;
 import io.tablestream.core.rules.CommandRules;
 import io.tablestream.ingest.command.CommandSubmitter;
 import io.tablestream.protocol.http.Headers;

@@ -1,17 +1,12 @@
 package io.tablestream.ingest.http;
 
-import io.tablestream.core.codec.EntityBody;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import io.tablestream.core.model.EdmString;
 import io.tablestream.core.model.IndexDefinition;
+import io.tablestream.core.odata.EntityBody;
 
 import io.javalin.http.Context;
-import io.tablestream.core.codec.CreateTableBody;
-import io.tablestream.core.codec.MetadataLevel;
-import io.tablestream.core.codec.ODataContext;
-import io.tablestream.core.codec.ODataJsonReader;
-import io.tablestream.core.codec.TableJsonWriter;
 import io.tablestream.core.command.Outcome;
 import io.tablestream.core.command.SessionToken;
 import io.tablestream.core.command.TableCommand;
@@ -19,6 +14,11 @@ import io.tablestream.core.error.ErrorCode;
 import io.tablestream.core.error.TableServiceException;
 import io.tablestream.core.model.AccessPolicy;
 import io.tablestream.core.model.TableName;
+import io.tablestream.core.odata.CreateTableBody;
+import io.tablestream.core.odata.MetadataLevel;
+import io.tablestream.core.odata.ODataContext;
+import io.tablestream.core.odata.ODataJsonReader;
+import io.tablestream.core.odata.TableJsonWriter;
 import io.tablestream.core.registry.TableRegistry;
 import io.tablestream.core.rules.History;
 import io.tablestream.core.rules.TimeToLive;

@@ -1,8 +1,8 @@
 package io.tablestream.protocol.batch;
 
-import io.tablestream.core.codec.ErrorJsonWriter;
 import io.tablestream.core.error.TableServiceException;
 import io.tablestream.core.model.ETag;
+import io.tablestream.core.odata.ErrorJsonWriter;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;

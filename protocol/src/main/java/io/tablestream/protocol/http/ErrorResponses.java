@@ -1,9 +1,9 @@
 package io.tablestream.protocol.http;
 
 import io.javalin.http.Context;
-import io.tablestream.core.codec.ErrorJsonWriter;
 import io.tablestream.core.error.ErrorCode;
 import io.tablestream.core.error.TableServiceException;
+import io.tablestream.core.odata.ErrorJsonWriter;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;

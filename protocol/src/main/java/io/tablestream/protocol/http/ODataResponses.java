@@ -1,8 +1,8 @@
 package io.tablestream.protocol.http;
 
 import io.javalin.http.Context;
-import io.tablestream.core.codec.MetadataLevel;
-import io.tablestream.core.codec.ODataContext;
+import io.tablestream.core.odata.MetadataLevel;
+import io.tablestream.core.odata.ODataContext;
 
 /** What OData responses need from the request: the service base URL and the metadata level asked for. */
 public final class ODataResponses {

@@ -71,6 +71,11 @@ public final class ChangeFeed implements AutoCloseable {
         });
         Map<String, Object> tailConfig = withClientId(consumerConfig, "tablestream-feed-tail");
         tailConfig.put(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, 64 * 1024);
+        // The tail holds every partition assigned (paused until someone waits on it), and a poll resolves
+        // a position for each of them: with no reset policy, a partition never waited on yet, or an
+        // offset beyond the end, failed every poll and woke every waiter at once. The tail only tells
+        // waiters that something may have arrived; the readers read from the cursor's own offsets.
+        tailConfig.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "latest");
         this.tail = new FeedTail(new KafkaConsumer<>(tailConfig), topic, partitions);
     }
 

@@ -1,14 +1,14 @@
 package io.tablestream.query.http;
 
 import io.javalin.http.Context;
-import io.tablestream.core.codec.HistoryJsonWriter;
-import io.tablestream.core.codec.MetadataLevel;
-import io.tablestream.core.codec.ODataContext;
 import io.tablestream.core.command.ChangeEvent;
 import io.tablestream.core.command.CommandKey;
 import io.tablestream.core.error.ErrorCode;
 import io.tablestream.core.error.TableServiceException;
 import io.tablestream.core.model.TableRecord;
+import io.tablestream.core.odata.HistoryJsonWriter;
+import io.tablestream.core.odata.MetadataLevel;
+import io.tablestream.core.odata.ODataContext;
 import io.tablestream.core.rules.Keys;
 import io.tablestream.protocol.http.ODataResponses;
 import io.tablestream.protocol.http.Operation;

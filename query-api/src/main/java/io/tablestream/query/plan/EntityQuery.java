@@ -1,6 +1,6 @@
 package io.tablestream.query.plan;
 
-import io.tablestream.core.codec.EntityContinuation;
+import io.tablestream.core.continuation.EntityContinuation;
 import io.tablestream.core.error.ErrorCode;
 import io.tablestream.core.error.TableServiceException;
 import io.tablestream.core.filter.Filter;

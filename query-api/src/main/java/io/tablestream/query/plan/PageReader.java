@@ -1,12 +1,12 @@
 package io.tablestream.query.plan;
 
-import io.tablestream.core.codec.ByteRange;
-import io.tablestream.core.codec.EntityContinuation;
-import io.tablestream.core.codec.KeyCodec;
+import io.tablestream.core.continuation.EntityContinuation;
 import io.tablestream.core.filter.KeyRange;
 import io.tablestream.core.model.Entity;
 import io.tablestream.core.model.StoredEntity;
 import io.tablestream.core.rules.EntitySize;
+import io.tablestream.core.storekey.ByteRange;
+import io.tablestream.core.storekey.KeyCodec;
 import io.tablestream.processor.store.CloseableIterator;
 import io.tablestream.processor.store.EntityStore;
 import io.tablestream.processor.store.StoreReplica;

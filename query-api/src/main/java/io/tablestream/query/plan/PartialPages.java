@@ -1,6 +1,6 @@
 package io.tablestream.query.plan;
 
-import io.tablestream.core.codec.EntityContinuation;
+import io.tablestream.core.continuation.EntityContinuation;
 import io.tablestream.core.model.Entity;
 import io.tablestream.core.model.StoredEntity;
 import io.tablestream.schemas.StoredEntityCodec;

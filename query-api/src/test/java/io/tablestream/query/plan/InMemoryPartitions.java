@@ -1,19 +1,19 @@
 package io.tablestream.query.plan;
 
-import io.tablestream.core.codec.ByteRange;
-import io.tablestream.core.codec.KeyCodec;
 import io.tablestream.core.command.CommandKey;
+import io.tablestream.core.error.ErrorCode;
+import io.tablestream.core.error.TableServiceException;
 import io.tablestream.core.model.EdmDateTime;
 import io.tablestream.core.model.EdmInt32;
 import io.tablestream.core.model.Entity;
 import io.tablestream.core.model.EntityKey;
 import io.tablestream.core.model.KeyOrder;
 import io.tablestream.core.model.StoredEntity;
+import io.tablestream.core.storekey.ByteRange;
+import io.tablestream.core.storekey.KeyCodec;
 import io.tablestream.processor.store.CloseableIterator;
 import io.tablestream.processor.store.EntityStore;
 import io.tablestream.processor.store.StoreReplica;
-import io.tablestream.core.error.ErrorCode;
-import io.tablestream.core.error.TableServiceException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;

@@ -2,7 +2,7 @@ package io.tablestream.query.plan;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tablestream.core.codec.EntityContinuation;
+import io.tablestream.core.continuation.EntityContinuation;
 import io.tablestream.core.filter.KeyRange;
 import io.tablestream.core.model.EdmDateTime;
 import io.tablestream.core.model.EdmInt32;

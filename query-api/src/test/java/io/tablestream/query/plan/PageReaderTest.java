@@ -3,8 +3,6 @@ package io.tablestream.query.plan;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.tablestream.core.codec.ByteRange;
-import io.tablestream.core.codec.KeyCodec;
 import io.tablestream.core.command.CommandKey;
 import io.tablestream.core.error.ErrorCode;
 import io.tablestream.core.error.TableServiceException;
@@ -14,6 +12,8 @@ import io.tablestream.core.model.EdmInt32;
 import io.tablestream.core.model.Entity;
 import io.tablestream.core.model.EntityKey;
 import io.tablestream.core.model.StoredEntity;
+import io.tablestream.core.storekey.ByteRange;
+import io.tablestream.core.storekey.KeyCodec;
 import io.tablestream.processor.store.CloseableIterator;
 import io.tablestream.processor.store.EntityStore;
 import io.tablestream.query.routing.KeyLocator;

@@ -1,6 +1,5 @@
 package io.tablestream.processor.internal;
 
-import io.tablestream.core.codec.KeyCodec;
 import io.tablestream.core.command.AccountCommand;
 import io.tablestream.core.command.ChangeEvent;
 import io.tablestream.core.command.Command;
@@ -22,6 +21,7 @@ import io.tablestream.core.model.EntityKey;
 import io.tablestream.core.model.StoredEntity;
 import io.tablestream.core.model.TableRecord;
 import io.tablestream.core.rules.CommandRules;
+import io.tablestream.core.storekey.KeyCodec;
 import io.tablestream.processor.ProcessorSettings;
 import io.tablestream.processor.WriteAnswers;
 import io.tablestream.processor.decide.AccountDecider;

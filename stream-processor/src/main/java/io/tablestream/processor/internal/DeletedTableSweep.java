@@ -1,6 +1,6 @@
 package io.tablestream.processor.internal;
 
-import io.tablestream.core.codec.KeyCodec;
+import io.tablestream.core.storekey.KeyCodec;
 import java.util.HashSet;
 import java.util.Set;
 

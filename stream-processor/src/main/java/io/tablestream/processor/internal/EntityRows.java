@@ -1,18 +1,18 @@
 package io.tablestream.processor.internal;
 
-import io.tablestream.core.codec.ByteRange;
-import io.tablestream.core.codec.KeyCodec;
 import io.tablestream.core.command.EntityChange;
 import io.tablestream.core.model.EdmDateTime;
 import io.tablestream.core.model.EntityKey;
+import io.tablestream.core.model.IndexDefinition;
 import io.tablestream.core.model.StoredEntity;
+import io.tablestream.core.storekey.ByteRange;
+import io.tablestream.core.storekey.KeyCodec;
 import io.tablestream.schemas.StoredEntityCodec;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.function.LongFunction;
-import io.tablestream.core.model.IndexDefinition;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.state.KeyValueIterator;

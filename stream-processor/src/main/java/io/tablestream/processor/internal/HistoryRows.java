@@ -1,12 +1,12 @@
 package io.tablestream.processor.internal;
 
-import io.tablestream.core.codec.KeyCodec;
 import io.tablestream.core.command.ChangeEvent;
 import io.tablestream.core.command.EntityChange;
 import io.tablestream.core.model.EdmDateTime;
 import io.tablestream.core.model.EntityKey;
 import io.tablestream.core.model.TableRecord;
 import io.tablestream.core.rules.History;
+import io.tablestream.core.storekey.KeyCodec;
 import io.tablestream.schemas.LogCodecs;
 import java.util.ArrayList;
 import java.util.Arrays;

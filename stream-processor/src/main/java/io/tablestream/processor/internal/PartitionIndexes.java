@@ -1,13 +1,13 @@
 package io.tablestream.processor.internal;
 
-import io.tablestream.core.codec.ByteRange;
-import io.tablestream.core.codec.IndexKeys;
-import io.tablestream.core.codec.KeyCodec;
 import io.tablestream.core.model.EdmValue;
 import io.tablestream.core.model.EntityKey;
 import io.tablestream.core.model.IndexDefinition;
 import io.tablestream.core.model.StoredEntity;
 import io.tablestream.core.model.TableRecord;
+import io.tablestream.core.storekey.ByteRange;
+import io.tablestream.core.storekey.IndexKeys;
+import io.tablestream.core.storekey.KeyCodec;
 import io.tablestream.processor.store.IndexBuild;
 import io.tablestream.schemas.StoredEntityCodec;
 import java.util.ArrayList;

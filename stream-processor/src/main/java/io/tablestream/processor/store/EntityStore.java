@@ -1,12 +1,12 @@
 package io.tablestream.processor.store;
 
-import io.tablestream.core.codec.ByteRange;
 import io.tablestream.core.command.ChangeEvent;
-import io.tablestream.core.model.EdmDateTime;
 import io.tablestream.core.filter.IndexCondition;
+import io.tablestream.core.model.EdmDateTime;
 import io.tablestream.core.model.EntityKey;
 import io.tablestream.core.model.KeyOrder;
 import io.tablestream.core.model.StoredEntity;
+import io.tablestream.core.storekey.ByteRange;
 import java.util.List;
 import java.util.Optional;
 

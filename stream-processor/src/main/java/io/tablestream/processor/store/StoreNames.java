@@ -19,13 +19,13 @@ public final class StoreNames {
     public static final String PARTITION_TABLES = "partition-tables";
     /**
      * Per task: the entity history of the tables that keep one — every version of each entity, by
-     * entity key and then newest first ({@link io.tablestream.core.codec.KeyCodec#versionKey}), each
+     * entity key and then newest first ({@link io.tablestream.core.storekey.KeyCodec#versionKey}), each
      * the change event that made it.
      */
     public static final String HISTORY = "history";
     /**
      * Per task: the entries of the tables' secondary indexes over the task's rows
-     * ({@link io.tablestream.core.codec.IndexKeys}), kept in step with {@link #ENTITIES}.
+     * ({@link io.tablestream.core.storekey.IndexKeys}), kept in step with {@link #ENTITIES}.
      */
     public static final String INDEXES = "indexes";
     /** Per task: how far each secondary index is built over the task's rows ({@link IndexBuild}). */

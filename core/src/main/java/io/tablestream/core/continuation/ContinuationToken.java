@@ -1,0 +1,106 @@
+package io.tablestream.core.continuation;
+
+import io.tablestream.core.error.ErrorCode;
+import io.tablestream.core.error.TableServiceException;
+import io.tablestream.core.rules.Limits;
+import io.tablestream.core.storekey.Cesu8;
+import java.util.Base64;
+
+/**
+ * The text of one continuation value ({@code NextPartitionKey}, {@code NextRowKey},
+ * {@code NextTableName}), shaped like the service's own {@code 1!8!U21pdGg-}:
+ *
+ * <pre>
+ *   1 ! length ! base64url(cesu8(value))
+ * </pre>
+ *
+ * a version, the number of base64 characters that follow, and the value in the URL-safe base64
+ * alphabet of RFC 4648 without padding. Every character is one of {@code [0-9A-Za-z_!-]}, safe
+ * unescaped in a header and a query string, and never the {@code ;} SDKs join tokens with.
+ *
+ * <p>Decoding accepts exactly what {@link #encode} produces and nothing else: anything else is
+ * {@code InvalidInput} (400), which is what the service answers a malformed continuation with.
+ */
+final class ContinuationToken {
+    private static final String PREFIX = "1!";
+    /** The longest value: a key of 512 code units, each at most 3 bytes. */
+    private static final int MAX_VALUE_BYTES = Limits.MAX_KEY_BYTES / 2 * 3;
+    private static final int MAX_BASE64_CHARS = (MAX_VALUE_BYTES + 2) / 3 * 4;
+    private static final int MAX_TOKEN_CHARS = PREFIX.length() + Integer.toString(MAX_BASE64_CHARS).length() + 1 + MAX_BASE64_CHARS;
+
+    private static final Base64.Encoder ENCODER = Base64.getUrlEncoder().withoutPadding();
+    private static final Base64.Decoder DECODER = Base64.getUrlDecoder();
+
+    private ContinuationToken() {
+    }
+
+    /** The token carrying {@code value} (which must not hold U+0000). */
+    static String encode(String value) {
+        String payload = ENCODER.encodeToString(Cesu8.encode(value));
+        return PREFIX + payload.length() + '!' + payload;
+    }
+
+    /**
+     * The value a token carries.
+     *
+     * @param parameter the query parameter it came in, for the error message
+     * @throws TableServiceException {@code InvalidInput} when {@code token} is not exactly what
+     *     {@link #encode} makes of some string
+     */
+    static String decode(String token, String parameter) {
+        if (token.length() > MAX_TOKEN_CHARS || !token.startsWith(PREFIX)) {
+            throw malformed(parameter);
+        }
+        int bang = token.indexOf('!', PREFIX.length());
+        if (bang < 0) {
+            throw malformed(parameter);
+        }
+        int declared = parseLength(token, PREFIX.length(), bang, parameter);
+        String payload = token.substring(bang + 1);
+        if (payload.length() != declared || declared % 4 == 1 || !isBase64Url(payload)) {
+            throw malformed(parameter);
+        }
+        byte[] bytes = DECODER.decode(payload);
+        if (bytes.length > MAX_VALUE_BYTES || !ENCODER.encodeToString(bytes).equals(payload)) {
+            throw malformed(parameter); // too long, or unused trailing bits set: not our encoding
+        }
+        try {
+            return Cesu8.decode(bytes, 0, bytes.length);
+        } catch (IllegalArgumentException e) {
+            throw malformed(parameter);
+        }
+    }
+
+    static TableServiceException malformed(String parameter) {
+        return TableServiceException.of(ErrorCode.INVALID_INPUT,
+                "The " + parameter + " continuation token is not valid; pass back the value the previous response gave.");
+    }
+
+    /** Decimal digits {@code token[from..to)}, without leading zeros. */
+    private static int parseLength(String token, int from, int to, String parameter) {
+        int digits = to - from;
+        if (digits < 1 || digits > 4 || (digits > 1 && token.charAt(from) == '0')) {
+            throw malformed(parameter);
+        }
+        int n = 0;
+        for (int i = from; i < to; i++) {
+            char c = token.charAt(i);
+            if (c < '0' || c > '9') {
+                throw malformed(parameter);
+            }
+            n = n * 10 + (c - '0');
+        }
+        return n;
+    }
+
+    private static boolean isBase64Url(String s) {
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            boolean ok = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '_';
+            if (!ok) {
+                return false;
+            }
+        }
+        return true;
+    }
+}

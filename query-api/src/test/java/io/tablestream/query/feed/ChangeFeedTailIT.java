@@ -1,0 +1,55 @@
+package io.tablestream.query.feed;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tablestream.testsupport.KafkaCluster;
+import io.tablestream.testsupport.KafkaTest;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The change feed's tail on a real broker: a long poll waits until something arrives on its partition,
+ * and is not woken before, also while the other partitions of the topic were never waited on.
+ */
+@KafkaTest
+class ChangeFeedTailIT {
+
+    @Test
+    void aWaiterSleepsUntilItsPartitionGrows(KafkaCluster kafka) throws Exception {
+        String topic = kafka.uniqueName("changes");
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()))) {
+            admin.createTopics(List.of(new NewTopic(topic, 4, (short) 1))).all().get(30, TimeUnit.SECONDS);
+        }
+        try (ChangeFeed feed = ChangeFeed.open(kafka.bootstrapServers(), topic, Map.of(), 1);
+             KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(Map.of(
+                     ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
+                     ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class,
+                     ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class))) {
+            FeedCursor cursor = feed.cursorAt(1L, List.of(2), new FeedStart.Now()).get(30, TimeUnit.SECONDS);
+
+            CompletableFuture<Void> grown = feed.grown(cursor, Duration.ofSeconds(30));
+            Thread.sleep(1_500);
+            assertThat(grown).as("woken with nothing arrived").isNotDone();
+
+            producer.send(new ProducerRecord<>(topic, 3, new byte[] {1}, new byte[] {1})).get(30, TimeUnit.SECONDS);
+            Thread.sleep(1_000);
+            assertThat(grown).as("woken by another partition's record").isNotDone();
+
+            long sent = System.nanoTime();
+            producer.send(new ProducerRecord<>(topic, 2, new byte[] {1}, new byte[] {1})).get(30, TimeUnit.SECONDS);
+            grown.get(10, TimeUnit.SECONDS);
+            assertThat(Duration.ofNanos(System.nanoTime() - sent)).isLessThan(Duration.ofSeconds(5));
+        }
+    }
+}
