@@ -22,6 +22,10 @@
 #                             every entity on its JS heap, and Node's default ceiling is too low
 #                             for a million)
 #   SKIP_BUILD=1              reuse the existing build
+#   SERVER_WARMUP=0           seconds of unmeasured lean single writes (insert and merge, one in
+#                             flight) sent to each freshly started server before the driver, e.g. 60:
+#                             a JVM server's first minute of single writes is mostly its JIT compiling
+#                             (see docs/performance.md); 0 measures servers as they start
 #   BASELINE=DIR              also measure the Tablestream built in DIR (another checkout, built with
 #                             ./mvnw -pl server -am package -DskipTests), shown as a 'before' column
 set -euo pipefail
@@ -36,6 +40,7 @@ WORKLOADS=${WORKLOADS:-all}
 LOAD_THREADS=${LOAD_THREADS:-4}
 LEAN_WORKLOADS=${LEAN_WORKLOADS:-insert,upsert,merge,batch,read}
 LEAN_CONCURRENCY=${LEAN_CONCURRENCY:-1,16}
+SERVER_WARMUP=${SERVER_WARMUP:-0}
 TABLESTREAM_JAVA_OPTS=${TABLESTREAM_JAVA_OPTS:--Xmx1g}
 DRIVER_JAVA_OPTS=${DRIVER_JAVA_OPTS:--Xmx1g}
 AZURITE_NODE_OPTIONS=${AZURITE_NODE_OPTIONS:---max-old-space-size=8192}
@@ -152,6 +157,22 @@ run_lean() {
   fi
 }
 
+# warm_up <target> <port>: SERVER_WARMUP seconds of lean single writes, not measured (output kept).
+warm_up() {
+  local target=$1 port=$2 half
+  [ "$SERVER_WARMUP" -gt 0 ] || return 0
+  half=$(( (SERVER_WARMUP + 1) / 2 ))
+  echo "--- $target, warming up: ${SERVER_WARMUP} s of lean single writes (load average $(cut -d' ' -f1-3 /proc/loadavg))"
+  # shellcheck disable=SC2086 # the JVM options are words
+  java $DRIVER_JAVA_OPTS -cp "bench/target/classes:$(cat bench/target/classpath.txt)" \
+      io.tablestream.bench.lean.LeanLoad --target "$target" --endpoint "http://127.0.0.1:$port/devstoreaccount1" \
+      --workloads insert,merge --concurrency 1 --duration "$half" --warmup 0 \
+      >"$RUN_DIR/$target-warmup.out" 2>&1 &
+  DRIVER_PID=$!
+  wait "$DRIVER_PID" || FAILURES+=("$target warm-up (see $RUN_DIR/$target-warmup.out)")
+  DRIVER_PID=""
+}
+
 # table <size>: the targets' RESULT and MEMORY lines side by side.
 table() {
   local size=$1 files=() t
@@ -213,12 +234,13 @@ fi
   echo "machine: $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2 / 1048576}' /proc/meminfo);" \
        "$(java -version 2>&1 | head -n 1); node $(node --version)"
   echo "per workload: ${WARMUP} s warm-up, ${DURATION} s measured; workloads: $WORKLOADS; server, Azurite and" \
-       "driver share the machine"
+       "driver share the machine; server warm-up before the driver: ${SERVER_WARMUP} s"
 } | tee "$RUN_DIR/summary.txt"
 
 for size in "${SIZES[@]}"; do
   port=$(free_port)
   start_azurite "$port" "$RUN_DIR/azurite-$size.log"
+  warm_up azurite "$port"
   run_driver azurite "$size" "$port"
   run_lean azurite "$size" "$port"
   stop_server
@@ -226,6 +248,7 @@ for size in "${SIZES[@]}"; do
   if [ -n "${BASELINE:-}" ]; then
     port=$(free_port)
     start_tablestream "$port" "$RUN_DIR/baseline-$size.log" "$BASELINE"
+    warm_up baseline "$port"
     run_driver baseline "$size" "$port"
     run_lean baseline "$size" "$port"
     stop_server
@@ -233,6 +256,7 @@ for size in "${SIZES[@]}"; do
 
   port=$(free_port)
   start_tablestream "$port" "$RUN_DIR/tablestream-$size.log"
+  warm_up tablestream "$port"
   run_driver tablestream "$size" "$port"
   run_lean tablestream "$size" "$port"
   stop_server
