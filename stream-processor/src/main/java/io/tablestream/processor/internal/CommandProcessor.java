@@ -218,21 +218,42 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
         }
     }
 
-    private void decide(Record<byte[], byte[]> record, EntityCommand command, int partition, long offset) {
+    /** A command on a table's rows, admitted: the live table it writes and the Timestamp it applies at. */
+    private record Admitted(TableRecord table, EdmDateTime timestamp) {
+    }
+
+    /**
+     * Admits a command on the rows of table {@code tableId}: held to its {@code rules} (else rejected), given
+     * its Timestamp from the partition's clock (the same on every replay), its table still live (else
+     * {@code TableNotFound}). Empty, with the refusal answered, when it is not admitted.
+     */
+    private Optional<Admitted> admit(Record<byte[], byte[]> record, Command command, long tableId, Runnable rules,
+                                     int partition, long offset) {
         try {
-            CommandRules.validate(command);
+            rules.run();
         } catch (TableServiceException e) {
             reject(record, command.header(), e.errorCode(), e.getMessage(),
                     e.failedIndex().isPresent() ? e.failedIndex().getAsInt() : null, partition, offset);
-            return;
+            return Optional.empty();
         }
         EdmDateTime timestamp = taskState.nextTimestamp(timeOf(command, record));
-        Optional<TableRecord> table = tables.live(command.tableId(), command.account());
+        Optional<TableRecord> table = tables.live(tableId, command.account());
         if (table.isEmpty()) {
             answer(failure(command.header(), ErrorCode.TABLE_NOT_FOUND, ErrorCode.TABLE_NOT_FOUND.defaultMessage(),
                     null, partition, offset), record);
+            return Optional.empty();
+        }
+        return Optional.of(new Admitted(table.get(), timestamp));
+    }
+
+    private void decide(Record<byte[], byte[]> record, EntityCommand command, int partition, long offset) {
+        Optional<Admitted> admitted = admit(record, command, command.tableId(), () -> CommandRules.validate(command),
+                partition, offset);
+        if (admitted.isEmpty()) {
             return;
         }
+        EdmDateTime timestamp = admitted.get().timestamp();
+        TableRecord table = admitted.get().table();
         EntityDecision decision;
         Map<String, StoredEntity> stored = new HashMap<>();
         try {
@@ -242,7 +263,7 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
                 stored.put(rowKey, s);
                 return s == null || s.isExpiredAt(timestamp) || tables.deletedWithPartition(command.tableId(), s)
                         ? null : s;
-            }, timestamp, table.get().defaultTtlSeconds());
+            }, timestamp, table.defaultTtlSeconds());
         } catch (LogFormatException e) {
             // A stored row that cannot be read is a fault of this store, not of the command.
             LOG.error("Command {} at partition {} offset {} met an unreadable stored entity", command.id(),
@@ -262,7 +283,7 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
             ChangeEvent event = new ChangeEvent(command.account(), command.tableName(), change, command.id(),
                     command.header().principal(), timestamp);
             outputs.change(event, record.timestamp());
-            if (table.get().keepsHistory()) {
+            if (table.keepsHistory()) {
                 history.record(event);
             }
         }
@@ -277,23 +298,17 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
      * background ({@link DeletedRowsSweep}).
      */
     private void handle(Record<byte[], byte[]> record, PartitionDeletion command, int partition, long offset) {
-        try {
-            CommandRules.validate(command);
-        } catch (TableServiceException e) {
-            reject(record, command.header(), e.errorCode(), e.getMessage(), null, partition, offset);
+        Optional<Admitted> admitted = admit(record, command, command.tableId(), () -> CommandRules.validate(command),
+                partition, offset);
+        if (admitted.isEmpty()) {
             return;
         }
-        EdmDateTime timestamp = taskState.nextTimestamp(timeOf(command, record));
-        Optional<TableRecord> table = tables.live(command.tableId(), command.account());
-        if (table.isEmpty()) {
-            answer(failure(command.header(), ErrorCode.TABLE_NOT_FOUND, ErrorCode.TABLE_NOT_FOUND.defaultMessage(),
-                    null, partition, offset), record);
-            return;
-        }
+        EdmDateTime timestamp = admitted.get().timestamp();
+        TableRecord table = admitted.get().table();
         ChangeEvent event = new ChangeEvent(command.account(), command.tableName(),
                 EntityChange.partitionDeleted(command.tableId(), command.partitionKey()), command.id(),
                 command.header().principal(), timestamp);
-        tables.deletePartition(event, table.get().keepsHistory());
+        tables.deletePartition(event, table.keepsHistory());
         outputs.change(event, record.timestamp());
         answer(new Outcome(command.id(), command.header().replyTo(), null,
                 List.of(new Outcome.OperationResult(timestamp)), null, partition, offset), record);
