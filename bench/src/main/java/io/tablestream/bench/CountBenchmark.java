@@ -1,12 +1,12 @@
 package io.tablestream.bench;
 
+import io.tablestream.bench.lean.BatchLoad;
 import io.tablestream.bench.lean.LeanTableClient;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.Semaphore;
 
 /**
  * {@code GET <table>()/$count} against a running server, over raw HTTP with an account SAS:
@@ -56,25 +56,7 @@ public final class CountBenchmark {
             throw new IllegalStateException("create table answered " + created.status() + " " + created.body());
         }
         System.err.println("table " + table);
-        long t0 = System.nanoTime();
-        Semaphore inFlight = new Semaphore(8);
-        for (int b = 0; b < entities / BATCH; b++) {
-            List<LeanTableClient.BatchOperation> ops = new ArrayList<>(BATCH);
-            for (int r = 0; r < BATCH; r++) {
-                int i = b * BATCH + r;
-                ops.add(LeanTableClient.BatchOperation.insert(String.format("r%07d", i), Map.of("N", i)));
-            }
-            inFlight.acquire();
-            client.batch(table, String.format("p%06d", b), ops).whenComplete((a, e) -> {
-                inFlight.release();
-                if (e != null || !a.succeeded()) {
-                    System.err.println("load batch failed: " + (e != null ? e : a.status()));
-                }
-            });
-        }
-        inFlight.acquire(8);
-        inFlight.release(8);
-        double seconds = (System.nanoTime() - t0) / 1e9;
+        double seconds = BatchLoad.load(client, table, entities, i -> Map.of("N", i));
         System.out.printf(Locale.ROOT, "RESULT count load %d entities in %.1f s (%.0f entities/s)%n", entities, seconds,
                 entities / seconds);
     }

@@ -1,5 +1,6 @@
 package io.tablestream.bench;
 
+import io.tablestream.bench.lean.BatchLoad;
 import io.tablestream.bench.lean.LeanTableClient;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -58,26 +59,8 @@ public final class IndexBenchmark {
         }
 
         System.err.println("table " + table);
-        long t0 = System.nanoTime();
-        Semaphore inFlight = new Semaphore(8);
-        for (int b = 0; b < entities / BATCH; b++) {
-            List<LeanTableClient.BatchOperation> ops = new ArrayList<>(BATCH);
-            for (int r = 0; r < BATCH; r++) {
-                int i = b * BATCH + r;
-                ops.add(LeanTableClient.BatchOperation.insert(String.format("r%07d", i),
-                        Map.of("Email", email(i), "Email2", email(i), "N", i)));
-            }
-            inFlight.acquire();
-            client.batch(table, String.format("p%06d", b), ops).whenComplete((a, e) -> {
-                inFlight.release();
-                if (e != null || !a.succeeded()) {
-                    System.err.println("load batch failed: " + (e != null ? e : a.status()));
-                }
-            });
-        }
-        inFlight.acquire(8);
-        inFlight.release(8);
-        double loadSeconds = (System.nanoTime() - t0) / 1e9;
+        double loadSeconds = BatchLoad.load(client, table, entities,
+                i -> Map.of("Email", email(i), "Email2", email(i), "N", i));
         System.out.printf(Locale.ROOT, "RESULT index load %d entities %.1f s %.0f entities/s%n", entities, loadSeconds,
                 entities / loadSeconds);
 
