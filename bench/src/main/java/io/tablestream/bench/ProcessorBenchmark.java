@@ -70,9 +70,7 @@ public final class ProcessorBenchmark {
             WriteAnswers answers = atDecision ? WriteAnswers.atDecision(outcome -> {
                 DECIDED.put(outcome.commandId(), System.nanoTime());
                 KafkaCommandLog l = localLog.get();
-                if (l != null) {
-                    l.handOff(outcome);
-                }
+                return l != null && l.handOff(outcome);
             }) : WriteAnswers.AFTER_COMMIT;
             try (StreamProcessor processor = StreamProcessor.start(config, Duration.ofSeconds(120), ApplyObserver.NONE,
                     answers);

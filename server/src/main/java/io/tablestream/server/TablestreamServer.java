@@ -89,9 +89,7 @@ public final class TablestreamServer implements AutoCloseable {
         AtomicReference<KafkaCommandLog> localLog = new AtomicReference<>();
         WriteAnswers answers = answerAtDecision ? WriteAnswers.atDecision(outcome -> {
             KafkaCommandLog log = localLog.get();
-            if (log != null) {
-                log.handOff(outcome);
-            }
+            return log != null && log.handOff(outcome);
         }) : WriteAnswers.AFTER_COMMIT;
         this.processor = StreamProcessor.start(processorConfig,
                 Duration.ofMillis(config.get(ServerSettings.PROCESSOR_STARTUP_TIMEOUT_MS)), observer, answers);

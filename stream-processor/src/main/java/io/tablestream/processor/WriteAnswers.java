@@ -10,8 +10,8 @@ import java.util.Objects;
  * it, and a task's decision is a pure function of its partition's log (its state, the command, the
  * partition's clock), so a replay after a crash decides exactly the same outcome, ETag and
  * Timestamp. The answer therefore goes out as soon as the outcome is decided: handed to
- * {@link #handoff} on the stream thread when the waiter is in this process, read uncommitted from
- * the outcomes topic otherwise; transactions commit in groups at the commit interval, and the change
+ * {@link #handoff} on the stream thread when the waiter is in this process (the outcome is then not
+ * written to the outcomes topic at all), read uncommitted from the outcomes topic otherwise; transactions commit in groups at the commit interval, and the change
  * feed (read committed) still shows each change once.
  *
  * <p>{@linkplain #AFTER_COMMIT After commit}: the task commits right after every command someone
@@ -19,7 +19,8 @@ import java.util.Objects;
  * measure against).
  *
  * @param handoff told of every decided outcome of a write someone waits for, on the stream thread;
- *     must not block (hand the outcome to another thread)
+ *     must not block (hand the outcome to another thread); when it says a waiter in this process took
+ *     the outcome, no outcome record is written
  */
 public record WriteAnswers(boolean atDecision, Handoff handoff) {
     public static final WriteAnswers AFTER_COMMIT = new WriteAnswers(false, Handoff.NONE);
@@ -35,8 +36,12 @@ public record WriteAnswers(boolean atDecision, Handoff handoff) {
     /** Where a task hands over an outcome it just decided. */
     @FunctionalInterface
     public interface Handoff {
-        Handoff NONE = outcome -> { };
+        Handoff NONE = outcome -> false;
 
-        void decided(Outcome outcome);
+        /**
+         * An outcome just decided; true when a request of this process waits for it and now has it
+         * (nobody needs it on the outcomes topic then), false to have it written there.
+         */
+        boolean decided(Outcome outcome);
     }
 }

@@ -59,6 +59,11 @@ final class ProcessorHarness implements AutoCloseable {
     final TestInputTopic<String, byte[]> registryInput;
     /** Outcomes the tasks handed over at decision, in order. */
     final List<Outcome> handedOff = new ArrayList<>();
+    /**
+     * Whether a waiter "in this process" takes what is handed over (then no outcome record is
+     * written); false by default, so that every outcome can be read from the outcomes topic.
+     */
+    boolean handOffTaken;
     private final List<Outcome> seenOutcomes = new ArrayList<>();
     private final List<ChangeEvent> seenChanges = new ArrayList<>();
 
@@ -72,7 +77,7 @@ final class ProcessorHarness implements AutoCloseable {
 
     ProcessorHarness(int commandPartitions, Housekeeping housekeeping) {
         settings = new ProcessorSettings(topics, commandPartitions, housekeeping, clock, new io.tablestream.processor.store.AppliedOffsets(),
-                new io.tablestream.processor.store.RegistryEvents(), ApplyObserver.NONE, WriteAnswers.atDecision(handedOff::add),
+                new io.tablestream.processor.store.RegistryEvents(), ApplyObserver.NONE, WriteAnswers.atDecision(this::handOff),
                 new io.tablestream.processor.store.TransactionProgress(), new StreamProcessorMetrics(commandPartitions));
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "processor-test");
@@ -94,6 +99,19 @@ final class ProcessorHarness implements AutoCloseable {
         registryInput = driver.createInputTopic(topics.tables().name(), new StringSerializer(), new ByteArraySerializer());
         deadLetters = driver.createOutputTopic(topics.deadLetters().name(), new ByteArrayDeserializer(),
                 new ByteArrayDeserializer());
+    }
+
+    private boolean handOff(Outcome outcome) {
+        handedOff.add(outcome);
+        return handOffTaken;
+    }
+
+    /** Every outcome record written so far and not read yet (for tests of which outcomes are written). */
+    List<Outcome> outcomeRecords() {
+        drain();
+        List<Outcome> all = List.copyOf(seenOutcomes);
+        seenOutcomes.clear();
+        return all;
     }
 
     /**

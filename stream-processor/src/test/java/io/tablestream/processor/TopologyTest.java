@@ -514,4 +514,22 @@ class TopologyTest {
 
         assertThat(h.handedOff).contains(ok, conflict);
     }
+
+    @Test
+    void anOutcomeTakenInProcessIsNotWrittenToTheOutcomesTopic() {
+        long t = h.givenTable("Orders");
+        h.outcomeRecords();
+        h.handOffTaken = true;
+        EntityCommand taken = EntityCommand.single(ProcessorHarness.header(), t, TableName.of("Orders"), "p",
+                EntityOperation.of(Type.INSERT, "a", null, Map.of()));
+        h.sendRaw(CommandKey.of(taken).value(), LogCodecs.COMMAND.encode(taken));
+
+        assertThat(h.handedOff).extracting(Outcome::commandId).contains(taken.id());
+        assertThat(h.outcomeRecords()).as("nobody needs it on the topic").isEmpty();
+
+        h.handOffTaken = false;
+        Outcome conflict = h.insert(t, "Orders", "p", "a", Map.of());
+        assertThat(conflict.failure().code()).isEqualTo(ErrorCode.ENTITY_ALREADY_EXISTS);
+        assertThat(h.handedOff).contains(conflict);
+    }
 }

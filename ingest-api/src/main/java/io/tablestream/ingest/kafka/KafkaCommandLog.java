@@ -228,11 +228,15 @@ public final class KafkaCommandLog implements CommandLog, AutoCloseable {
      * An outcome a processor task in this process just decided, handed over on its stream thread:
      * completes the request of this instance waiting for it, if any, on another thread (never
      * blocks the caller).
+     *
+     * @return whether a request of this instance waits for it (and will have it from here)
      */
-    public void handOff(Outcome outcome) {
+    public boolean handOff(Outcome outcome) {
         if (instanceId.equals(outcome.replyTo()) && outcomes.awaits(outcome.commandId())) {
             completions.execute(() -> outcomes.complete(outcome));
+            return true;
         }
+        return false;
     }
 
     /**

@@ -104,7 +104,7 @@ class OutcomesBeforeCommitIT {
         java.util.List<String> handedOver = new java.util.concurrent.CopyOnWriteArrayList<>();
         WriteAnswers answers = WriteAnswers.atDecision(outcome -> {
             handedOver.add(Thread.currentThread().getName());
-            local.get().handOff(outcome);
+            return local.get().handOff(outcome);
         });
         try (StreamProcessor processor = StreamProcessor.start(config(kafka, prefix, dir), Duration.ofMinutes(2),
                 ApplyObserver.NONE, answers);

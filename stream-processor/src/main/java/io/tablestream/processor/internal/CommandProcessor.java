@@ -420,20 +420,22 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
     }
 
     /**
-     * Emits a command's outcome; when answers go out at decision, also hands it to whoever in this
-     * process waits for it. The stores already hold the command's changes, so a read on this
-     * instance after the answer sees them.
+     * Delivers a command's outcome: when answers go out at decision, to whoever in this process
+     * waits for it; otherwise (or when nobody here waits) on the outcomes topic. The stores already
+     * hold the command's changes, so a read on this instance after the answer sees them. Whether
+     * the record is written changes no state: a replay decides the same outcome either way.
      */
     private void answer(Outcome outcome, Record<byte[], byte[]> record) {
-        outputs.outcome(outcome, record.timestamp());
+        boolean handedOver = outcome.replyTo() != null && settings.answers().atDecision()
+                && settings.answers().handoff().decided(outcome);
+        if (!handedOver) {
+            outputs.outcome(outcome, record.timestamp());
+        }
         if (part != null) {
             // a transaction's part: its coordinator hears the result, in this same Kafka transaction
             outputs.command(TransactionCoordinator.report(part, outcome.failure()), record.timestamp());
             settings.transactions().decided(part.account(), part.transaction().transactionId(),
                     part.transaction().part(), outcome.failure());
-        }
-        if (outcome.replyTo() != null && settings.answers().atDecision()) {
-            settings.answers().handoff().decided(outcome);
         }
     }
 

@@ -333,7 +333,10 @@ class DeterministicReplayTest {
             store(StoreNames.REGISTRY, Serdes.String());
             ProcessorSettings settings = new ProcessorSettings(TOPICS, 1,
                     io.tablestream.processor.Housekeeping.DEFAULTS.withSweep(Duration.ofSeconds(5), 1000), clock, new AppliedOffsets(), new RegistryEvents(), ApplyObserver.NONE,
-                    WriteAnswers.atDecision(handedOff::add), new io.tablestream.processor.store.TransactionProgress(),
+                    WriteAnswers.atDecision(outcome -> {
+                        handedOff.add(outcome);
+                        return false; // the outcome is written too: the test compares every output
+                    }), new io.tablestream.processor.store.TransactionProgress(),
                     new StreamProcessorMetrics(1));
             processor = new CommandProcessor(settings);
             processor.init(context);
