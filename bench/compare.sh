@@ -22,10 +22,11 @@
 #                             every entity on its JS heap, and Node's default ceiling is too low
 #                             for a million)
 #   SKIP_BUILD=1              reuse the existing build
-#   SERVER_WARMUP=0           seconds of unmeasured lean single writes (insert and merge, one in
-#                             flight) sent to each freshly started server before the driver, e.g. 60:
-#                             a JVM server's first minute of single writes is mostly its JIT compiling
-#                             (see docs/performance.md); 0 measures servers as they start
+#   SERVER_WARMUP=0           seconds of unmeasured lean writes (single inserts, single merges and
+#                             transactions of 100, one in flight, a third of the time each) sent to
+#                             each freshly started server before the driver, e.g. 120: a JVM server's
+#                             first minutes of writes are mostly its JIT compiling (see
+#                             docs/performance.md); 0 measures servers as they start
 #   BASELINE=DIR              also measure the Tablestream built in DIR (another checkout, built with
 #                             ./mvnw -pl server -am package -DskipTests), shown as a 'before' column
 set -euo pipefail
@@ -157,16 +158,16 @@ run_lean() {
   fi
 }
 
-# warm_up <target> <port>: SERVER_WARMUP seconds of lean single writes, not measured (output kept).
+# warm_up <target> <port>: SERVER_WARMUP seconds of lean writes, not measured (output kept).
 warm_up() {
-  local target=$1 port=$2 half
+  local target=$1 port=$2 third
   [ "$SERVER_WARMUP" -gt 0 ] || return 0
-  half=$(( (SERVER_WARMUP + 1) / 2 ))
-  echo "--- $target, warming up: ${SERVER_WARMUP} s of lean single writes (load average $(cut -d' ' -f1-3 /proc/loadavg))"
+  third=$(( (SERVER_WARMUP + 2) / 3 ))
+  echo "--- $target, warming up: ${SERVER_WARMUP} s of lean writes (load average $(cut -d' ' -f1-3 /proc/loadavg))"
   # shellcheck disable=SC2086 # the JVM options are words
   java $DRIVER_JAVA_OPTS -cp "bench/target/classes:$(cat bench/target/classpath.txt)" \
       io.tablestream.bench.lean.LeanLoad --target "$target" --endpoint "http://127.0.0.1:$port/devstoreaccount1" \
-      --workloads insert,merge --concurrency 1 --duration "$half" --warmup 0 \
+      --workloads insert,merge,batch --concurrency 1 --duration "$third" --warmup 0 \
       >"$RUN_DIR/$target-warmup.out" 2>&1 &
   DRIVER_PID=$!
   wait "$DRIVER_PID" || FAILURES+=("$target warm-up (see $RUN_DIR/$target-warmup.out)")
