@@ -217,9 +217,6 @@ public final class StreamProcessor implements AutoCloseable {
         LOG.warn("Some tasks are still catching up after start; their reads answer ServerBusy until they have");
     }
 
-    /** How long the tasks' producer gathers outputs before sending them (at most until the next commit). */
-    static final int OUTPUT_LINGER_MS = 20;
-
     /** {@code processing.exception.handler.global.enabled} (a deprecated name: 5.0 drops it and enables it). */
     private static final String PROCESSING_EXCEPTION_HANDLER_GLOBAL_ENABLED = "processing.exception.handler.global.enabled";
 
@@ -242,13 +239,9 @@ public final class StreamProcessor implements AutoCloseable {
         // Each stream thread's partition assignor reads a StreamsConfig of its own, built from the main
         // consumer's configs only, and warns again unless they carry the setting too.
         p.put(StreamsConfig.mainConsumerPrefix(PROCESSING_EXCEPTION_HANDLER_GLOBAL_ENABLED), true);
-        // Measured: poll.ms at its default (100 ms) delayed each lone command by up to that much.
+        // Measured: poll.ms and the producer's linger each cost ~100 ms per lone command at their defaults.
         p.put(StreamsConfig.POLL_MS_CONFIG, 2L);
-        // The outputs (changelogs, change events, remote outcomes) wait for no answer: writes are
-        // answered at decision, and a commit flushes them anyway. Lingering gathers a sequential
-        // writer's outputs into one produce request per 20 ms instead of one per write, which leaves
-        // the broker free for the next write's append (see docs/performance.md).
-        p.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), OUTPUT_LINGER_MS);
+        p.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), 2);
         p.put(StreamsConfig.producerPrefix(ProducerConfig.MAX_REQUEST_SIZE_CONFIG), Topics.MAX_COMMAND_BYTES + 1024 * 1024);
         p.put(StreamsConfig.producerPrefix(ProducerConfig.BATCH_SIZE_CONFIG), 256 * 1024);
         // No compression: on the single-node default it costs CPU on both ends and saves nothing.
