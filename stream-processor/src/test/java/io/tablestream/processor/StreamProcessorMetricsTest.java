@@ -3,7 +3,13 @@ package io.tablestream.processor;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.tablestream.core.command.CommandKey;
+import io.tablestream.core.command.EntityCommand;
+import io.tablestream.core.command.EntityOperation;
+import io.tablestream.core.command.Outcome;
 import io.tablestream.core.model.EdmInt32;
+import io.tablestream.core.model.TableName;
+import io.tablestream.schemas.LogCodecs;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -42,6 +48,22 @@ class StreamProcessorMetricsTest {
         assertThat(registry.get(StreamProcessorMetrics.TTL_EXPIRED).functionCounter().count()).isEqualTo(1);
         assertThat(count(StreamProcessorMetrics.DEAD_LETTERS, "code", "InvalidInput")).isEqualTo(1);
         assertThat(registry.get(StreamProcessorMetrics.APPLY_DELAY).timer().count()).isEqualTo(4);
+    }
+
+    @Test
+    void countsOutcomesTakenInProcessToo() {
+        h.settings.metrics().bindTo(registry);
+        long t = h.givenTable("Orders");
+        h.handOffTaken = true; // the waiters are in this process: no outcome record is written
+        for (String rowKey : new String[] {"r1", "r1", "r2"}) {
+            EntityCommand insert = EntityCommand.single(ProcessorHarness.header(), t, TableName.of("Orders"), "p",
+                    EntityOperation.of(EntityOperation.Type.INSERT, rowKey, null, Map.of()));
+            h.sendRaw(CommandKey.of(insert).value(), LogCodecs.COMMAND.encode(insert));
+        }
+
+        assertThat(h.outcomeRecords()).extracting(Outcome::commandId).hasSize(1); // the table's create only
+        assertThat(count(StreamProcessorMetrics.COMMANDS_APPLIED, "result", "applied")).isEqualTo(3); // table, r1, r2
+        assertThat(count(StreamProcessorMetrics.COMMANDS_APPLIED, "result", "rejected")).isEqualTo(1); // r1 again
     }
 
     @Test

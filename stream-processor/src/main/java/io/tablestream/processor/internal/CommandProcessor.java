@@ -428,9 +428,7 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
     private void answer(Outcome outcome, Record<byte[], byte[]> record) {
         boolean handedOver = outcome.replyTo() != null && settings.answers().atDecision()
                 && settings.answers().handoff().decided(outcome);
-        if (!handedOver) {
-            outputs.outcome(outcome, record.timestamp());
-        }
+        outputs.outcome(outcome, record.timestamp(), handedOver);
         if (part != null) {
             // a transaction's part: its coordinator hears the result, in this same Kafka transaction
             outputs.command(TransactionCoordinator.report(part, outcome.failure()), record.timestamp());

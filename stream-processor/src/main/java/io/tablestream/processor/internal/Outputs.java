@@ -36,8 +36,15 @@ final class Outputs {
         this.metrics = metrics;
     }
 
-    void outcome(Outcome outcome, long timestamp) {
+    /**
+     * Counts a decided outcome and writes it to the outcomes topic, unless a waiter in this process
+     * took it already ({@code handedOver}: nobody needs the record then).
+     */
+    void outcome(Outcome outcome, long timestamp, boolean handedOver) {
         metrics.decided(outcome.partition(), outcome.succeeded(), timestamp);
+        if (handedOver) {
+            return;
+        }
         String key = outcome.replyTo() != null ? outcome.replyTo() : outcome.commandId();
         context.forward(new Record<>(utf8(key), LogCodecs.OUTCOME.encode(outcome), timestamp), Sinks.OUTCOMES);
     }
