@@ -39,6 +39,8 @@ import org.apache.kafka.common.serialization.LongSerializer;
  */
 public final class BrokerRoundTrip {
     private static final String TOPIC = "round-trip";
+    /** How long a record may take to be read before the run gives up (the reader is gone or stuck). */
+    private static final long READ_PATIENCE_NANOS = 30_000_000_000L;
 
     private BrokerRoundTrip() {
     }
@@ -78,6 +80,10 @@ public final class BrokerRoundTrip {
                 acked.add(System.nanoTime() - sent);
                 Long at;
                 while ((at = readAt.remove(i)) == null) {
+                    if (!reader.isAlive() || System.nanoTime() - sent > READ_PATIENCE_NANOS) {
+                        throw new IllegalStateException("record " + i + " was not read within 30 s"
+                                + (reader.isAlive() ? "" : " (the reader stopped; see its stack trace above)"));
+                    }
                     Thread.onSpinWait();
                 }
                 read.add(at - sent);

@@ -26,7 +26,6 @@ import java.util.Map;
 public final class CountBenchmark {
     private static final String KEY =
             "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==";
-    private static final int BATCH = 100;
 
     public static void main(String[] args) throws Exception {
         Map<String, String> o = new HashMap<>();
@@ -46,7 +45,7 @@ public final class CountBenchmark {
 
         measure(client, table, null, entities, rounds, "whole table");
         measure(client, table, "N ge " + entities / 2, entities - entities / 2, rounds, "filter N ge N/2");
-        measure(client, table, "PartitionKey eq 'p000042'", BATCH, rounds, "one partition");
+        measure(client, table, "PartitionKey eq 'p000042'", BatchLoad.PER_PARTITION, rounds, "one partition");
         System.exit(0);
     }
 

@@ -11,8 +11,9 @@ import java.util.Objects;
  * partition's clock), so a replay after a crash decides exactly the same outcome, ETag and
  * Timestamp. The answer therefore goes out as soon as the outcome is decided: handed to
  * {@link #handoff} on the stream thread when the waiter is in this process (the outcome is then not
- * written to the outcomes topic at all), read uncommitted from the outcomes topic otherwise; transactions commit in groups at the commit interval, and the change
- * feed (read committed) still shows each change once.
+ * written to the outcomes topic at all), read uncommitted from the outcomes topic otherwise;
+ * transactions commit in groups at the commit interval, and the change feed (read committed) still
+ * shows each change once.
  *
  * <p>{@linkplain #AFTER_COMMIT After commit}: the task commits right after every command someone
  * waits for, and waiters read outcomes committed only (the first release's behaviour, kept to

@@ -12,7 +12,8 @@ import java.util.function.IntFunction;
  * stderr, not retried.
  */
 public final class BatchLoad {
-    private static final int BATCH = 100;
+    /** Entities per batch, so per PartitionKey. */
+    public static final int PER_PARTITION = 100;
     private static final int IN_FLIGHT = 8;
 
     private BatchLoad() {
@@ -23,10 +24,10 @@ public final class BatchLoad {
                               IntFunction<Map<String, Object>> properties) throws InterruptedException {
         long t0 = System.nanoTime();
         Semaphore inFlight = new Semaphore(IN_FLIGHT);
-        for (int b = 0; b < entities / BATCH; b++) {
-            List<LeanTableClient.BatchOperation> ops = new ArrayList<>(BATCH);
-            for (int r = 0; r < BATCH; r++) {
-                int i = b * BATCH + r;
+        for (int b = 0; b < entities / PER_PARTITION; b++) {
+            List<LeanTableClient.BatchOperation> ops = new ArrayList<>(PER_PARTITION);
+            for (int r = 0; r < PER_PARTITION; r++) {
+                int i = b * PER_PARTITION + r;
                 ops.add(LeanTableClient.BatchOperation.insert(String.format("r%07d", i), properties.apply(i)));
             }
             inFlight.acquire();
