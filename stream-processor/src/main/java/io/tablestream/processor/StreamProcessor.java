@@ -241,6 +241,12 @@ public final class StreamProcessor implements AutoCloseable {
         p.put(StreamsConfig.mainConsumerPrefix(PROCESSING_EXCEPTION_HANDLER_GLOBAL_ENABLED), true);
         // Measured: poll.ms and the producer's linger each cost ~100 ms per lone command at their defaults.
         p.put(StreamsConfig.POLL_MS_CONFIG, 2L);
+        // A task reads one partition of one topic, so there is nothing to synchronise between inputs:
+        // with the default (0), every pass of the stream thread over a task with no buffered record
+        // still formats a log message (String.format, about 3% of a stream thread's CPU in a profile).
+        // Disabled, a task with nothing buffered is skipped at once; the order of its records is the
+        // same (one partition).
+        p.put(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG, StreamsConfig.MAX_TASK_IDLE_MS_DISABLED);
         p.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), 2);
         p.put(StreamsConfig.producerPrefix(ProducerConfig.MAX_REQUEST_SIZE_CONFIG), Topics.MAX_COMMAND_BYTES + 1024 * 1024);
         p.put(StreamsConfig.producerPrefix(ProducerConfig.BATCH_SIZE_CONFIG), 256 * 1024);

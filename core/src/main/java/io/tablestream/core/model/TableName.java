@@ -5,17 +5,17 @@ import io.tablestream.core.error.TableServiceException;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Set;
-import java.util.regex.Pattern;
 
 /**
  * A valid table name, kept with the case it was created with. Names are unique and looked up
  * case-insensitively: {@link #key()} is the lower-case form every registry lookup uses.
  */
 public record TableName(String value) {
-    /** Alphanumeric, starting with a letter, 3 to 63 characters. */
-    public static final Pattern PATTERN = Pattern.compile("^[A-Za-z][A-Za-z0-9]{2,62}$");
+    /** The naming rule as a pattern, for messages: alphanumeric, starting with a letter, 3 to 63 characters. */
+    public static final String RULE = "^[A-Za-z][A-Za-z0-9]{2,62}$";
     /** Names the service reserves (compared case-insensitively). */
-    public static final Set<String> RESERVED = Set.of("tables");
+    private static final String RESERVED_NAME = "tables";
+    public static final Set<String> RESERVED = Set.of(RESERVED_NAME);
 
     public TableName {
         Objects.requireNonNull(value, "value");
@@ -32,9 +32,26 @@ public record TableName(String value) {
         return new TableName(value);
     }
 
+    /**
+     * Whether {@code value} follows {@link #RULE} and is not reserved. Checked character by character:
+     * a request meets this several times (its path, its permission, the processor's decoding), and a
+     * regular expression cost a few per cent of a single write's CPU.
+     */
     public static boolean isValid(String value) {
-        return value != null && PATTERN.matcher(value).matches()
-                && !RESERVED.contains(value.toLowerCase(Locale.ROOT));
+        if (value == null || value.length() < 3 || value.length() > 63 || !isAsciiLetter(value.charAt(0))) {
+            return false;
+        }
+        for (int i = 1; i < value.length(); i++) {
+            char c = value.charAt(i);
+            if (!isAsciiLetter(c) && (c < '0' || c > '9')) {
+                return false;
+            }
+        }
+        return !(value.length() == RESERVED_NAME.length() && value.equalsIgnoreCase(RESERVED_NAME));
+    }
+
+    private static boolean isAsciiLetter(char c) {
+        return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z');
     }
 
     /** The case-insensitive identity of the name. */
@@ -55,6 +72,6 @@ public record TableName(String value) {
     private static TableServiceException invalid(String value) {
         String shown = value.length() > 80 ? value.substring(0, 80) + "…" : value;
         return TableServiceException.of(ErrorCode.INVALID_RESOURCE_NAME,
-                "The table name '" + shown + "' is not valid: it must match ^[A-Za-z][A-Za-z0-9]{2,62}$ and not be reserved.");
+                "The table name '" + shown + "' is not valid: it must match " + RULE + " and not be reserved.");
     }
 }

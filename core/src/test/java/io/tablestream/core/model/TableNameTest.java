@@ -33,6 +33,28 @@ class TableNameTest {
     }
 
     @Test
+    void agreesWithTheRuleAsARegularExpressionOnRandomNames() {
+        java.util.regex.Pattern rule = java.util.regex.Pattern.compile(TableName.RULE);
+        String alphabet = "aZz0919_-. \u00E9\uFF41\u0661\n";
+        java.util.Random random = new java.util.Random(7);
+        int valid = 0;
+        for (int n = 0; n < 20_000; n++) {
+            StringBuilder name = new StringBuilder();
+            int length = random.nextInt(67);
+            for (int i = 0; i < length; i++) {
+                // Mostly ASCII letters and digits, so that many names are valid and the length limits are met.
+                name.append(random.nextInt(10) < 9 ? "abcXYZ0123".charAt(random.nextInt(10))
+                        : alphabet.charAt(random.nextInt(alphabet.length())));
+            }
+            String s = name.toString();
+            boolean expected = rule.matcher(s).matches() && !s.equalsIgnoreCase("tables");
+            assertThat(TableName.isValid(s)).as("'%s'", s).isEqualTo(expected);
+            valid += expected ? 1 : 0;
+        }
+        assertThat(valid).as("valid names among the random ones").isGreaterThan(1_000);
+    }
+
+    @Test
     void countsTheLengthLimitsExactly() {
         assertThat(LONGEST).hasSize(63);
         assertThat(TableName.isValid(LONGEST)).isTrue();

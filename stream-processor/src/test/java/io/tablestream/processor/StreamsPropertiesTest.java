@@ -1,0 +1,39 @@
+package io.tablestream.processor;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.util.Properties;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.TopologyDescription;
+import org.junit.jupiter.api.Test;
+
+class StreamsPropertiesTest {
+    @Test
+    void doesNotIdleTasksBecauseEachReadsOnePartitionOfOneTopic() {
+        StreamProcessorConfig config = StreamProcessorConfig.singleNode("127.0.0.1:9092", "t", Path.of("/tmp/unused"));
+        Properties p = StreamProcessor.streamsProperties(config);
+        assertThat(p.get(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG)).isEqualTo(StreamsConfig.MAX_TASK_IDLE_MS_DISABLED);
+
+        // The premise: the sub-topology the tasks run has one source, of one topic. A second input
+        // would need max.task.idle.ms to order records across partitions.
+        TopologyDescription topology;
+        try (ProcessorHarness harness = new ProcessorHarness()) {
+            topology = TablestreamTopology.build(harness.settings).describe();
+        }
+        long sources = topology.subtopologies().stream()
+                .flatMap(s -> s.nodes().stream())
+                .filter(n -> n instanceof TopologyDescription.Source)
+                .map(n -> ((TopologyDescription.Source) n).topicSet())
+                .peek(topics -> assertThat(topics).hasSize(1))
+                .count();
+        assertThat(sources).isEqualTo(1);
+    }
+
+    @Test
+    void anOverrideStillWins() {
+        StreamProcessorConfig config = StreamProcessorConfig.singleNode("127.0.0.1:9092", "t", Path.of("/tmp/unused"))
+                .withOverrides(java.util.Map.of(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG, "0"));
+        assertThat(StreamProcessor.streamsProperties(config).get(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG)).isEqualTo("0");
+    }
+}
