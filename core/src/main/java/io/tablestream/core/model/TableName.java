@@ -4,7 +4,6 @@ import io.tablestream.core.error.ErrorCode;
 import io.tablestream.core.error.TableServiceException;
 import java.util.Locale;
 import java.util.Objects;
-import java.util.Set;
 
 /**
  * A valid table name, kept with the case it was created with. Names are unique and looked up
@@ -13,9 +12,8 @@ import java.util.Set;
 public record TableName(String value) {
     /** The naming rule as a pattern, for messages: alphanumeric, starting with a letter, 3 to 63 characters. */
     public static final String RULE = "^[A-Za-z][A-Za-z0-9]{2,62}$";
-    /** Names the service reserves (compared case-insensitively). */
-    private static final String RESERVED_NAME = "tables";
-    public static final Set<String> RESERVED = Set.of(RESERVED_NAME);
+    /** The name the service reserves (compared case-insensitively). */
+    private static final String RESERVED = "tables";
 
     public TableName {
         Objects.requireNonNull(value, "value");
@@ -47,7 +45,7 @@ public record TableName(String value) {
                 return false;
             }
         }
-        return !(value.length() == RESERVED_NAME.length() && value.equalsIgnoreCase(RESERVED_NAME));
+        return !value.equalsIgnoreCase(RESERVED);
     }
 
     private static boolean isAsciiLetter(char c) {

@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.tablestream.core.error.ErrorCode;
 import io.tablestream.core.error.TableServiceException;
 import java.util.Locale;
+import java.util.Random;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -34,9 +36,9 @@ class TableNameTest {
 
     @Test
     void agreesWithTheRuleAsARegularExpressionOnRandomNames() {
-        java.util.regex.Pattern rule = java.util.regex.Pattern.compile(TableName.RULE);
+        Pattern rule = Pattern.compile(TableName.RULE);
         String alphabet = "aZz0919_-. \u00E9\uFF41\u0661\n";
-        java.util.Random random = new java.util.Random(7);
+        Random random = new Random(7);
         int valid = 0;
         for (int n = 0; n < 20_000; n++) {
             StringBuilder name = new StringBuilder();
