@@ -135,7 +135,7 @@ class EntityHistoryIT {
     }
 
     /**
-     * The issue's target, recorded (not asserted: the machine is shared): the first page of the
+     * The target, recorded (not asserted: the machine is shared): the first page of the
      * history of an entity with 1,000 versions.
      */
     @Test

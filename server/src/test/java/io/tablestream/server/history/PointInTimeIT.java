@@ -137,7 +137,7 @@ class PointInTimeIT {
     }
 
     /**
-     * The issue's target, recorded (not asserted: the machine is shared) at a smaller size than its
+     * The target, recorded (not asserted: the machine is shared) at a smaller size than its
      * 1M entities: a scan of 20,000 entities (a filter no entity matches, so every row is examined)
      * as of now, against the same scan without {@code asOf}. Opt-in ({@code -Dpit.measure=true}):
      * its 20,000 writes would fill the change feed that later tests of the same server read from
