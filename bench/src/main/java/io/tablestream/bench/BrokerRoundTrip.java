@@ -1,5 +1,6 @@
 package io.tablestream.bench;
 
+import io.tablestream.bench.measure.Percentiles;
 import io.tablestream.kafka.embedded.EmbeddedKafkaBroker;
 import java.io.IOException;
 import java.nio.file.Files;

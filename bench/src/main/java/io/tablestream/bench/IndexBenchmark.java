@@ -2,6 +2,7 @@ package io.tablestream.bench;
 
 import io.tablestream.bench.lean.BatchLoad;
 import io.tablestream.bench.lean.LeanTableClient;
+import io.tablestream.bench.measure.Percentiles;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

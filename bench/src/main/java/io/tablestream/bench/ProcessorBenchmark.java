@@ -1,5 +1,6 @@
 package io.tablestream.bench;
 
+import io.tablestream.bench.measure.Percentiles;
 import io.tablestream.core.command.Command;
 import io.tablestream.core.command.CommandHeader;
 import io.tablestream.core.command.EntityCommand;

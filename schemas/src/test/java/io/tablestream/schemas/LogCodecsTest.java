@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tablestream.core.command.AccountCommand;
-import io.tablestream.core.command.PartitionMarker;
 import io.tablestream.core.command.ChangeEvent;
 import io.tablestream.core.command.Command;
 import io.tablestream.core.command.CommandHeader;
@@ -12,6 +11,7 @@ import io.tablestream.core.command.EntityChange;
 import io.tablestream.core.command.EntityCommand;
 import io.tablestream.core.command.EntityOperation;
 import io.tablestream.core.command.Outcome;
+import io.tablestream.core.command.PartitionMarker;
 import io.tablestream.core.command.TableAnnouncement;
 import io.tablestream.core.command.TableCommand;
 import io.tablestream.core.error.ErrorCode;
@@ -38,6 +38,7 @@ import io.tablestream.core.model.StoredEntity;
 import io.tablestream.core.model.TableName;
 import io.tablestream.core.model.TablePermission;
 import io.tablestream.core.model.TableRecord;
+import io.tablestream.core.rules.IndexRules;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -157,7 +158,7 @@ class LogCodecsTest {
     @Test
     void indexCommandsAndATableWithIndexesRoundTrip() {
         Command create = TableCommand.createIndex(HEADER, TableName.of("Orders"),
-                io.tablestream.core.model.IndexDefinition.requested("ByEmail", "Email"));
+                IndexRules.requested("ByEmail", "Email"));
         Command drop = TableCommand.dropIndex(HEADER, TableName.of("Orders"), "ByEmail");
         TableRecord indexed = TableRecord.active(HEADER.account(), TableName.of("Orders"), 12L, EdmDateTime.ofEpochTicks(1L), null)
                 .withIndexes(List.of(new io.tablestream.core.model.IndexDefinition("ByEmail", "Email", 99L)));
@@ -178,10 +179,10 @@ class LogCodecsTest {
         Command transaction = new io.tablestream.core.command.TransactionCommand(HEADER, "tx", List.of(part0, part1));
         Command report = new io.tablestream.core.command.TransactionReport(HEADER, "tx", 1,
                 new Outcome.Failure(ErrorCode.ENTITY_ALREADY_EXISTS, "exists", 0));
-        io.tablestream.core.model.TransactionStatus status = new io.tablestream.core.model.TransactionStatus("tx", "acct",
+        io.tablestream.core.command.TransactionStatus status = new io.tablestream.core.command.TransactionStatus("tx", "acct",
                 EdmDateTime.ofEpochTicks(5L), List.of(
-                        new io.tablestream.core.model.TransactionStatus.Part("Orders", "p", 1,
-                                io.tablestream.core.model.TransactionStatus.PartState.PENDING, null, 0)))
+                        new io.tablestream.core.command.TransactionStatus.Part("Orders", "p", 1,
+                                io.tablestream.core.command.TransactionStatus.PartState.PENDING, null, 0)))
                 .reported(0, new Outcome.Failure(ErrorCode.UPDATE_CONDITION_NOT_SATISFIED, "no", 0));
 
         for (Command c : List.of(transaction, report, part0)) {

@@ -8,14 +8,14 @@ import io.tablestream.core.command.EntityOperation;
 import io.tablestream.core.command.Outcome;
 import io.tablestream.core.command.TableCommand;
 import io.tablestream.core.command.TransactionCommand;
+import io.tablestream.core.command.TransactionStatus;
 import io.tablestream.core.error.ErrorCode;
 import io.tablestream.core.model.EdmInt32;
 import io.tablestream.core.model.EdmString;
 import io.tablestream.core.model.EdmValue;
 import io.tablestream.core.model.EntityKey;
-import io.tablestream.core.model.IndexDefinition;
 import io.tablestream.core.model.TableName;
-import io.tablestream.core.model.TransactionStatus;
+import io.tablestream.core.rules.IndexRules;
 import io.tablestream.core.storekey.ByteRange;
 import io.tablestream.core.storekey.IndexKeys;
 import io.tablestream.processor.store.IndexBuild;
@@ -82,7 +82,7 @@ class IndexesAndTransactionsTopologyTest {
         }
         h.insert(t, "People", "p0", "noemail", Map.of("Other", EdmInt32.of(1)));
         Outcome created = h.send(TableCommand.createIndex(ProcessorHarness.header(), TableName.of("People"),
-                IndexDefinition.requested("ByEmail", "Email")));
+                IndexRules.requested("ByEmail", "Email")));
         assertThat(created.succeeded()).isTrue();
         long index = indexIdOf(t);
         assertThat(build(t, index).state()).isEqualTo(IndexBuild.State.BUILDING);

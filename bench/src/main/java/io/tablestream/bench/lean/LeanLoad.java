@@ -1,10 +1,10 @@
 package io.tablestream.bench.lean;
 
-import io.tablestream.bench.Percentiles;
-import io.tablestream.bench.ServerCpu;
 import io.tablestream.bench.lean.LeanTableClient.Answer;
 import io.tablestream.bench.lean.LeanTableClient.BatchAnswer;
 import io.tablestream.bench.lean.LeanTableClient.BatchOperation;
+import io.tablestream.bench.measure.Percentiles;
+import io.tablestream.bench.measure.ServerCpu;
 import io.tablestream.bench.workload.SyntheticEntities;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

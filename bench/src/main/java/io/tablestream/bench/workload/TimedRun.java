@@ -1,6 +1,6 @@
 package io.tablestream.bench.workload;
 
-import io.tablestream.bench.Percentiles;
+import io.tablestream.bench.measure.Percentiles;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

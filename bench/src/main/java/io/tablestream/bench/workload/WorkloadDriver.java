@@ -13,7 +13,7 @@ import com.azure.data.tables.models.TableTransactionAction;
 import com.azure.data.tables.models.TableTransactionActionResponse;
 import com.azure.data.tables.models.TableTransactionActionType;
 import com.azure.data.tables.models.TableTransactionResult;
-import io.tablestream.bench.Percentiles;
+import io.tablestream.bench.measure.Percentiles;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Iterator;

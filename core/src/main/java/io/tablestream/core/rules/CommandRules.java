@@ -7,7 +7,6 @@ import io.tablestream.core.command.TableCommand;
 import io.tablestream.core.error.ErrorCode;
 import io.tablestream.core.error.TableServiceException;
 import io.tablestream.core.model.AccessPolicy;
-import io.tablestream.core.model.IndexDefinition;
 import io.tablestream.core.model.Entity;
 import java.util.HashSet;
 import java.util.List;
@@ -89,9 +88,9 @@ public final class CommandRules {
         History.validateRetention(command.historyRetentionSeconds());
         List<AccessPolicy> policies = command.accessPolicies();
         if (command.operation() == TableCommand.Operation.CREATE_INDEX) {
-            IndexDefinition.requested(command.index().name(), command.index().property());
+            IndexRules.requested(command.index().name(), command.index().property());
         } else if (command.operation() == TableCommand.Operation.DROP_INDEX) {
-            IndexDefinition.requested(command.index().name(), "Any");
+            IndexRules.validateName(command.index().name());
         }
         if (command.operation() != TableCommand.Operation.SET_ACL) {
             if (!policies.isEmpty()) {

@@ -21,15 +21,16 @@ import io.tablestream.core.odata.ODataJsonReader;
 import io.tablestream.core.odata.TableJsonWriter;
 import io.tablestream.core.registry.TableRegistry;
 import io.tablestream.core.rules.History;
+import io.tablestream.core.rules.IndexRules;
 import io.tablestream.core.rules.TimeToLive;
 import io.tablestream.ingest.command.CommandSubmitter;
 import io.tablestream.protocol.http.Headers;
 import io.tablestream.protocol.http.ODataResponses;
-import io.tablestream.protocol.http.Operation;
 import io.tablestream.protocol.http.Preferences;
 import io.tablestream.protocol.http.RequestContext;
-import io.tablestream.protocol.http.ResourcePath;
 import io.tablestream.protocol.http.ResponseHeaders;
+import io.tablestream.protocol.request.Operation;
+import io.tablestream.protocol.request.ResourcePath;
 import io.tablestream.protocol.xml.SignedIdentifiersXml;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -141,7 +142,7 @@ final class TableWriteHandlers {
         TableName name = existingName(((ResourcePath.EntityCollection) request.resource()).table());
         request.caller().authorize(Operation.CREATE_INDEX, name.value(), null, null);
         EntityBody body = ODataJsonReader.readEntity(http.bodyAsBytes());
-        IndexDefinition index = IndexDefinition.requested(text(body, "Name"), text(body, "Property"));
+        IndexDefinition index = IndexRules.requested(text(body, "Name"), text(body, "Property"));
         TableCommand command = TableCommand.createIndex(
                 submitter.header(request.account(), request.caller().principal(), true), name, index);
         http.future(() -> submitter.submit(command)
@@ -159,7 +160,7 @@ final class TableWriteHandlers {
         TableName name = existingName(((ResourcePath.EntityCollection) request.resource()).table());
         request.caller().authorize(Operation.DROP_INDEX, name.value(), null, null);
         String indexName = http.queryParam("name");
-        IndexDefinition.requested(indexName, "Any");
+        IndexRules.validateName(indexName);
         TableCommand command = TableCommand.dropIndex(
                 submitter.header(request.account(), request.caller().principal(), true), name, indexName);
         http.future(() -> submitter.submit(command)

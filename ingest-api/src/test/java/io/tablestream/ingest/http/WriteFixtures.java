@@ -17,7 +17,7 @@ import io.tablestream.protocol.batch.BatchOperation;
 import io.tablestream.protocol.batch.HeaderField;
 import io.tablestream.protocol.batch.HeaderFields;
 import io.tablestream.protocol.http.Caller;
-import io.tablestream.protocol.http.Operation;
+import io.tablestream.protocol.request.Operation;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;

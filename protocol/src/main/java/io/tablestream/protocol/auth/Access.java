@@ -1,7 +1,7 @@
 package io.tablestream.protocol.auth;
 
 import io.tablestream.core.model.TableName;
-import io.tablestream.protocol.http.Operation;
+import io.tablestream.protocol.request.Operation;
 import java.util.Objects;
 
 /**

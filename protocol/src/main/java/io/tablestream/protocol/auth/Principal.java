@@ -1,10 +1,10 @@
 package io.tablestream.protocol.auth;
 
-import io.tablestream.protocol.http.Operation;
 import io.tablestream.core.error.ErrorCode;
 import io.tablestream.core.error.TableServiceException;
 import io.tablestream.core.filter.KeyRange;
 import io.tablestream.core.model.TableName;
+import io.tablestream.protocol.request.Operation;
 import java.util.Objects;
 
 /**

@@ -1,6 +1,6 @@
 package io.tablestream.protocol.auth;
 
-import io.tablestream.protocol.http.ResourcePath;
+import io.tablestream.protocol.request.ResourcePath;
 import java.io.ByteArrayOutputStream;
 import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;

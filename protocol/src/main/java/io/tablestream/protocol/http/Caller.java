@@ -1,6 +1,7 @@
 package io.tablestream.protocol.http;
 
 import io.tablestream.core.filter.KeyRange;
+import io.tablestream.protocol.request.Operation;
 import java.util.Map;
 
 /**

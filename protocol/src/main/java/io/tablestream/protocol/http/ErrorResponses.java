@@ -5,6 +5,7 @@ import io.tablestream.core.error.ErrorCode;
 import io.tablestream.core.error.TableServiceException;
 import io.tablestream.core.model.EdmDateTime;
 import io.tablestream.core.odata.ErrorJsonWriter;
+import io.tablestream.protocol.request.Operation;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;

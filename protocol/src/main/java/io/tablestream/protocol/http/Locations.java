@@ -2,6 +2,7 @@ package io.tablestream.protocol.http;
 
 import io.tablestream.core.error.ErrorCode;
 import io.tablestream.core.error.TableServiceException;
+import io.tablestream.protocol.request.Operation;
 
 /**
  * What each location of an account serves. The primary ({@code /<account>/}) serves every

@@ -2,6 +2,8 @@ package io.tablestream.protocol.http;
 
 import io.tablestream.core.error.ErrorCode;
 import io.tablestream.core.error.TableServiceException;
+import io.tablestream.protocol.request.Operation;
+import io.tablestream.protocol.request.ResourcePath;
 import java.util.List;
 import java.util.Locale;
 

@@ -1,5 +1,7 @@
 package io.tablestream.protocol.http;
 
+import io.tablestream.protocol.request.Operation;
+import io.tablestream.protocol.request.ResourcePath;
 import java.time.Instant;
 import java.util.Objects;
 import java.util.UUID;

@@ -3,6 +3,7 @@ package io.tablestream.protocol.http;
 import io.javalin.http.Context;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import io.tablestream.protocol.request.Operation;
 import java.time.Duration;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;

@@ -7,6 +7,7 @@ import io.tablestream.protocol.auth.Access;
 import io.tablestream.protocol.auth.Authentication;
 import io.tablestream.protocol.auth.Principal;
 import io.tablestream.protocol.auth.SignedRequest;
+import io.tablestream.protocol.request.Operation;
 import jakarta.servlet.http.HttpServletRequest;
 import java.net.InetAddress;
 import java.net.UnknownHostException;

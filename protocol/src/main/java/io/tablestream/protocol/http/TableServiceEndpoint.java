@@ -10,6 +10,8 @@ import io.tablestream.core.error.TableServiceException;
 import io.tablestream.protocol.cors.CorsHeaders;
 import io.tablestream.protocol.cors.CorsPolicies;
 import io.tablestream.protocol.cors.CorsPolicy;
+import io.tablestream.protocol.request.Operation;
+import io.tablestream.protocol.request.ResourcePath;
 import java.time.Clock;
 import java.util.EnumMap;
 import java.util.List;

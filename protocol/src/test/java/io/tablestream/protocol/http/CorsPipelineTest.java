@@ -9,6 +9,7 @@ import io.tablestream.core.filter.KeyRange;
 import io.tablestream.core.model.CorsRule;
 import io.tablestream.protocol.cors.CorsPolicies;
 import io.tablestream.protocol.cors.CorsPolicy;
+import io.tablestream.protocol.request.Operation;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;

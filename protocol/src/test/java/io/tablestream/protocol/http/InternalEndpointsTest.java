@@ -7,6 +7,7 @@ import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.tablestream.core.error.ErrorCode;
 import io.tablestream.core.error.TableServiceException;
+import io.tablestream.protocol.request.Operation;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;

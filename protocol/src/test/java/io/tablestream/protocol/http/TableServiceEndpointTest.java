@@ -6,6 +6,7 @@ import io.javalin.Javalin;
 import io.tablestream.core.error.ErrorCode;
 import io.tablestream.core.error.TableServiceException;
 import io.tablestream.core.filter.KeyRange;
+import io.tablestream.protocol.request.Operation;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;

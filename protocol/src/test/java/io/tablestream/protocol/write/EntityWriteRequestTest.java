@@ -10,7 +10,7 @@ import io.tablestream.core.odata.MetadataLevel;
 import io.tablestream.protocol.batch.BatchOperation;
 import io.tablestream.protocol.batch.HeaderField;
 import io.tablestream.protocol.batch.HeaderFields;
-import io.tablestream.protocol.http.Operation;
+import io.tablestream.protocol.request.Operation;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;

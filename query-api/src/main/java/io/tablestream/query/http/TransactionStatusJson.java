@@ -2,7 +2,7 @@ package io.tablestream.query.http;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
-import io.tablestream.core.model.TransactionStatus;
+import io.tablestream.core.command.TransactionStatus;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;

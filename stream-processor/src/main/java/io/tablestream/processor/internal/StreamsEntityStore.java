@@ -285,7 +285,7 @@ public final class StreamsEntityStore implements EntityStore {
     }
 
     @Override
-    public Optional<io.tablestream.core.model.TransactionStatus> transaction(StoreReplica replica, int partition,
+    public Optional<io.tablestream.core.command.TransactionStatus> transaction(StoreReplica replica, int partition,
                                                                             String account, String transactionId) {
         ReadOnlyKeyValueStore<String, byte[]> store = QueryableStores.keyValue(streams, StoreNames.TRANSACTIONS,
                 partition, replica);

@@ -93,7 +93,7 @@ public interface EntityStore {
      * The status of cross-partition transaction {@code transactionId} of {@code account}, from the
      * local copy of the {@code transactions} store of {@code partition} (its coordinator's).
      */
-    default Optional<io.tablestream.core.model.TransactionStatus> transaction(StoreReplica replica, int partition,
+    default Optional<io.tablestream.core.command.TransactionStatus> transaction(StoreReplica replica, int partition,
                                                                              String account, String transactionId) {
         return Optional.empty();
     }

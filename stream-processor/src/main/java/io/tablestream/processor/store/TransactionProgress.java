@@ -1,7 +1,7 @@
 package io.tablestream.processor.store;
 
 import io.tablestream.core.command.Outcome;
-import io.tablestream.core.model.TransactionStatus;
+import io.tablestream.core.command.TransactionStatus;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

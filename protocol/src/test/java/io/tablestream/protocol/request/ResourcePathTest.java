@@ -1,4 +1,4 @@
-package io.tablestream.protocol.http;
+package io.tablestream.protocol.request;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,4 +1,4 @@
-package io.tablestream.protocol.http;
+package io.tablestream.protocol.request;
 
 import io.tablestream.core.error.ErrorCode;
 import io.tablestream.core.error.TableServiceException;

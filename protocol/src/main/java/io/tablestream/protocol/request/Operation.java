@@ -1,4 +1,4 @@
-package io.tablestream.protocol.http;
+package io.tablestream.protocol.request;
 
 /** The Table service operations, as resolved from method, path, query and headers. */
 public enum Operation {

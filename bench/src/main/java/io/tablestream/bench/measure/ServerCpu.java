@@ -1,4 +1,4 @@
-package io.tablestream.bench;
+package io.tablestream.bench.measure;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;

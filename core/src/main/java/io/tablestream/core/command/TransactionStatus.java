@@ -1,6 +1,6 @@
-package io.tablestream.core.model;
+package io.tablestream.core.command;
 
-import io.tablestream.core.command.Outcome;
+import io.tablestream.core.model.EdmDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;

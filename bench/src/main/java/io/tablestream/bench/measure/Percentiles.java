@@ -1,4 +1,4 @@
-package io.tablestream.bench;
+package io.tablestream.bench.measure;
 
 import java.util.Arrays;
 
