@@ -4,7 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.azure.core.http.rest.PagedResponse;
 import com.azure.data.tables.TableClient;
+import com.azure.core.http.okhttp.OkHttpAsyncHttpClientBuilder;
+import com.azure.core.http.policy.FixedDelayOptions;
+import com.azure.core.http.policy.RetryOptions;
 import com.azure.data.tables.TableServiceClient;
+import com.azure.data.tables.TableServiceClientBuilder;
 import com.azure.data.tables.models.ListEntitiesOptions;
 import com.azure.data.tables.models.ListTablesOptions;
 import com.azure.data.tables.models.TableAccessPolicy;
@@ -14,6 +18,10 @@ import com.azure.data.tables.models.TableServiceException;
 import com.azure.data.tables.models.TableSignedIdentifier;
 import com.azure.data.tables.models.TableTransactionAction;
 import com.azure.data.tables.models.TableTransactionActionType;
+import com.azure.data.tables.sas.TableAccountSasPermission;
+import com.azure.data.tables.sas.TableAccountSasResourceType;
+import com.azure.data.tables.sas.TableAccountSasService;
+import com.azure.data.tables.sas.TableAccountSasSignatureValues;
 import io.tablestream.server.RawTableClient;
 import io.tablestream.server.ServerSettings;
 import io.tablestream.server.TableNames;
@@ -127,6 +135,7 @@ class ClusterIT {
     private Path root;
     private final List<Node> nodes = new ArrayList<>();
     private String loadTable;
+    private SdkShapedReads sdkShaped;
     private final List<String[]> loadKeys = new ArrayList<>();
 
     @BeforeAll
@@ -207,6 +216,25 @@ class ClusterIT {
                 assertThat(reader.client().getProperties()).as("service properties" + via).isNotNull();
             }
             service.deleteTable(name);
+        }
+    }
+
+    /**
+     * What the official SDKs send — {@code Accept-Encoding: gzip}, each metadata level, each way of
+     * signing — through every instance, for every read another instance may serve: the answer the
+     * client gets is the one it asked for (compressed for it when it accepts gzip), and what one
+     * instance reads from another is what it asked for, never the client's compression.
+     */
+    @Test
+    @Order(1)
+    void readsSentAsTheSdksSendThemAnswerThroughEveryInstance() {
+        SdkShapedReads reads = givenSdkShapedReads();
+        for (Node node : nodes) {
+            assertThat(reads.through(node.port)).as("reads via " + node.id + " that failed").isEmpty();
+            List<TableEntity> listed = sdkAskingForGzip(node).getTableClient(reads.table()).listEntities().stream()
+                    .toList();
+            assertThat(listed).as("SDK listing with Accept-Encoding: gzip via " + node.id)
+                    .hasSize(reads.partitionKeys().size() * reads.perPartitionKey());
         }
     }
 
@@ -365,17 +393,25 @@ class ClusterIT {
         Node victim = nodes.get(2);
         List<Node> survivors = List.of(nodes.get(0), nodes.get(1));
         givenLoadTable();
+        SdkShapedReads sdkShapedReads = givenSdkShapedReads();
         try (ClusterLoad load = ClusterLoad.start(tablesVia(survivors), loadKeys)) {
             ClusterLoad.sleep(Duration.ofSeconds(4));
             long killed = System.nanoTime();
             victim.process.kill();
-            ClusterLoad.sleep(Duration.ofSeconds(14));
+            Duration listed = awaitSdkListingWithGzip(survivors, sdkShapedReads.table(), killed);
+            ClusterLoad.sleep(Duration.ofSeconds(14).minus(listed).isNegative() ? Duration.ZERO
+                    : Duration.ofSeconds(14).minus(listed));
+            for (Node survivor : survivors) {
+                assertThat(sdkShapedReads.through(survivor.port)).as("reads via " + survivor.id + " after kill -9 of "
+                        + victim.id + " that failed").isEmpty();
+            }
             Duration reads = load.disruptedFor("read", killed, SLOW);
             Duration scans = load.disruptedFor("scan", killed, SLOW);
             Duration writes = load.disruptedFor("write", killed, SLOW);
-            LOG.info("Fail-over: after kill -9 of {}: point reads disrupted for {} ms, scans {} ms, writes {} ms"
+            LOG.info("Fail-over: after kill -9 of {}: SDK listing with gzip through every survivor after {} ms;"
+                            + " point reads disrupted for {} ms, scans {} ms, writes {} ms"
                             + " (longest write {} ms); {} reads, {} scans, {} writes; failures: {}", victim.id,
-                    reads.toMillis(), scans.toMillis(), writes.toMillis(), load.longest("write", killed).toMillis(),
+                    listed.toMillis(), reads.toMillis(), scans.toMillis(), writes.toMillis(), load.longest("write", killed).toMillis(),
                     load.count("read"), load.count("scan"), load.count("write"), summary(load.failures(killed)));
 
             long rejoining = System.nanoTime();
@@ -393,6 +429,8 @@ class ClusterIT {
             LOG.info("Fail-over: slowest while it joined: {}", load.slowest(rejoining, 4));
             assertThat(load.failures(killed)).as("wrong answers after kill -9: only 503s may fail an operation")
                     .allSatisfy(op -> assertThat(op.error()).contains("Status code 503"));
+            assertThat(listed).as("SDK listing with gzip through every survivor after kill -9")
+                    .isLessThanOrEqualTo(AFTER_CRASH);
             assertThat(reads).as("point reads disrupted after kill -9").isLessThanOrEqualTo(AFTER_CRASH);
             assertThat(scans).as("scans disrupted after kill -9").isLessThanOrEqualTo(AFTER_CRASH);
             assertThat(writes).as("writes disrupted after kill -9").isLessThanOrEqualTo(AFTER_CRASH);
@@ -475,6 +513,75 @@ class ClusterIT {
                 table.submitTransaction(batch);
             }
         }
+    }
+
+    /**
+     * A table with history, 20 entities on each of 24 PartitionKeys (every partition; pages large
+     * enough to be compressed), for {@link SdkShapedReads}; made once.
+     */
+    private SdkShapedReads givenSdkShapedReads() {
+        if (sdkShaped != null) {
+            return sdkShaped;
+        }
+        String name = TableNames.unique("Shaped");
+        RawTableClient.Response created = new RawTableClient(nodes.get(0).port).send("POST", "Tables",
+                "{\"TableName\":\"" + name + "\",\"HistoryRetentionInSeconds\":3600}", "Content-Type", "application/json");
+        assertThat(created.status()).as(created.body()).isEqualTo(201);
+        awaitTableEverywhere(name);
+        TableClient table = nodes.get(0).client().getTableClient(name);
+        List<String> partitionKeys = new ArrayList<>();
+        for (int pk = 0; pk < 24; pk++) {
+            partitionKeys.add("s" + pk);
+            List<TableTransactionAction> batch = new ArrayList<>();
+            for (int rk = 0; rk < 20; rk++) {
+                batch.add(new TableTransactionAction(TableTransactionActionType.CREATE,
+                        new TableEntity("s" + pk, String.format("r%02d", rk)).addProperty("N", rk)
+                                .addProperty("Text", "a value long enough that a page is worth compressing")));
+            }
+            table.submitTransaction(batch);
+        }
+        String asOf = java.time.Instant.now().plusMillis(1).toString();
+        ClusterLoad.sleep(Duration.ofMillis(20));
+        String sas = nodes.get(0).client().generateAccountSas(new TableAccountSasSignatureValues(
+                OffsetDateTime.now().plusHours(2), TableAccountSasPermission.parse("rl"),
+                TableAccountSasService.parse("t"), TableAccountSasResourceType.parse("sco")));
+        sdkShaped = new SdkShapedReads(name, partitionKeys, 20, asOf, sas);
+        return sdkShaped;
+    }
+
+    /**
+     * The official SDK over OkHttp, which sends {@code Accept-Encoding: gzip} on every request and
+     * decompresses the answers itself (as the Python and JavaScript SDKs' HTTP clients do), without retries.
+     */
+    private static TableServiceClient sdkAskingForGzip(Node node) {
+        return new TableServiceClientBuilder().connectionString(node.process.connectionString())
+                .httpClient(new OkHttpAsyncHttpClientBuilder().build())
+                .retryOptions(new RetryOptions(new FixedDelayOptions(0, Duration.ofMillis(1))))
+                .buildClient();
+    }
+
+    /** How long after {@code since} the SDK, asking for gzip, first lists {@code table} whole through every one of {@code via}. */
+    private Duration awaitSdkListingWithGzip(List<Node> via, String table, long since) {
+        long deadline = System.nanoTime() + AFTER_CRASH.toNanos();
+        List<String> last = new ArrayList<>();
+        for (Node node : via) {
+            TableClient client = sdkAskingForGzip(node).getTableClient(table);
+            while (true) {
+                try {
+                    client.listEntities().stream().count();
+                    break;
+                } catch (RuntimeException e) {
+                    last.add(node.id + ": " + e.getMessage());
+                    if (System.nanoTime() > deadline) {
+                        throw new AssertionError("No SDK listing with gzip through " + node.id + " within " + AFTER_CRASH
+                                + " of kill -9; the last failures: " + last.subList(Math.max(0, last.size() - 3),
+                                last.size()), e);
+                    }
+                    ClusterLoad.sleep(Duration.ofMillis(100));
+                }
+            }
+        }
+        return Duration.ofNanos(System.nanoTime() - since);
     }
 
     private List<TableClient> tablesVia(List<Node> via) {
