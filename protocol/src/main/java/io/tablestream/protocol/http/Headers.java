@@ -30,6 +30,12 @@ public final class Headers {
      * served where it arrives or refused with {@link #REPLICA_UNAVAILABLE}, never forwarded again.
      */
     public static final String FORWARDED = "x-tablestream-forwarded";
+    /**
+     * On a forwarded request: where the client addressed the forwarding instance,
+     * {@code <scheme>://<host>[:<port>]}, so the service URLs of the answer (OData metadata and ids)
+     * name that instance, as they would had it answered itself.
+     */
+    public static final String FORWARDED_ORIGIN = "x-tablestream-forwarded-origin";
     /** On a Query Entities answer (an extension): the secondary index the query was planned to read. */
     public static final String INDEX = "x-tablestream-index";
     /**

@@ -641,7 +641,7 @@ public final class ReadHandlers {
                         Headers.READ_PARTITIONS, partitions.stream().map(String::valueOf).collect(Collectors.joining(",")),
                         Headers.ROW_BUDGET, Integer.toString(share(partitions.size())));
                 reads.add(routing.send(request, http, target, extra, token == null ? Duration.ZERO : sessionTimeout)
-                        .thenApply(ReadHandlers::partialPage)
+                        .thenApply(answer -> partialPage(target, answer))
                         .handle((page, error) -> collect(page, error, partitions, target, read, failures)));
             });
             return CompletableFuture.allOf(reads.toArray(CompletableFuture[]::new))
@@ -671,20 +671,33 @@ public final class ReadHandlers {
         }
     }
 
-    /** A partial read's answer: its page, or the other instance's error as this request's. */
-    private static Page partialPage(InstanceClient.Answer answer) {
+    /**
+     * A partial read's answer from {@code replica}: its page; or the other instance's refusal of the
+     * request (a 4xx with its error code) as this request's; or, for anything else — a failure there,
+     * an answer that is not a partial page — that copy counted as unavailable
+     * ({@link ReplicaRouting#unexpectedAnswer}), so the partitions are read from another copy.
+     */
+    static Page partialPage(Replica replica, InstanceClient.Answer answer) {
         String type = answer.header("Content-Type");
-        if (answer.status() == 200 && type != null && type.startsWith(PartialPages.CONTENT_TYPE)) {
-            return PartialPages.decode(answer.body());
-        }
-        String code = answer.header(Headers.ERROR_CODE);
-        ErrorCode error = answer.status() == 503 ? ErrorCode.SERVER_BUSY : ErrorCode.INTERNAL_ERROR;
-        for (ErrorCode c : ErrorCode.values()) {
-            if (c.code().equals(code) && c.httpStatus() == answer.status()) {
-                error = c;
+        if (answer.status() == 200) {
+            if (type == null || !type.startsWith(PartialPages.CONTENT_TYPE)) {
+                throw ReplicaRouting.unexpectedAnswer(replica, "a partial read answered with Content-Type " + type);
+            }
+            try {
+                return PartialPages.decode(answer.body());
+            } catch (IllegalArgumentException e) {
+                throw ReplicaRouting.unexpectedAnswer(replica, "a partial read answered " + answer.body().length
+                        + " bytes that are " + e.getMessage());
             }
         }
-        return failWith(error, "A partial read on another instance failed (" + answer.status() + " " + code + ").");
+        String code = answer.header(Headers.ERROR_CODE);
+        for (ErrorCode c : ErrorCode.values()) {
+            if (c.code().equals(code) && c.httpStatus() == answer.status() && answer.status() < 500) {
+                return failWith(c, "A partial read on another instance was refused (" + answer.status() + " " + code
+                        + ").");
+            }
+        }
+        throw ReplicaRouting.unexpectedAnswer(replica, "a partial read answered " + answer.status() + " " + code);
     }
 
     private static Page failWith(ErrorCode code, String message) {

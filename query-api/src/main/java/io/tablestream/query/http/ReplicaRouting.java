@@ -5,7 +5,9 @@ import io.tablestream.core.error.ErrorCode;
 import io.tablestream.core.error.TableServiceException;
 import io.tablestream.processor.store.StoreReplica;
 import io.tablestream.protocol.http.Headers;
+import io.tablestream.protocol.http.ODataResponses;
 import io.tablestream.protocol.http.RequestContext;
+import io.tablestream.query.routing.ForwardedHeaders;
 import io.tablestream.query.routing.InstanceClient;
 import io.tablestream.query.routing.KeyLocator;
 import io.tablestream.query.routing.Placement;
@@ -17,11 +19,14 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Serves a read of one partition from whichever copy can: this instance's, or another instance's
@@ -45,9 +50,7 @@ final class ReplicaRouting {
     private static final Set<String> NOT_RELAYED = Set.of("content-length", "access-control-allow-origin",
             "access-control-allow-methods", "access-control-allow-headers", "access-control-expose-headers",
             "access-control-max-age", "access-control-allow-credentials", "vary", "date", "server");
-    /** Request headers that are this cluster's own: set afresh on every hop, never copied from the client. */
-    private static final Set<String> INTERNAL = Set.of(Headers.FORWARDED.toLowerCase(Locale.ROOT),
-            Headers.READ_PARTITIONS.toLowerCase(Locale.ROOT), Headers.ROW_BUDGET.toLowerCase(Locale.ROOT));
+    private static final Logger LOG = LoggerFactory.getLogger(ReplicaRouting.class);
 
     /** Reads from a local copy and writes the answer; fails with {@link ReplicaUnavailable} when that copy cannot serve. */
     @FunctionalInterface
@@ -133,34 +136,58 @@ final class ReplicaRouting {
     }
 
     /**
-     * Sends the client's request to another instance's copy, with this cluster's headers
-     * ({@code extra}) and the caller's vouching headers; fails with {@link ReplicaUnavailable} when
-     * the instance does not answer or answers that the copy is not there.
+     * Sends the client's request to another instance's copy: the client's method, path and query,
+     * the headers the owner needs to authenticate and answer it ({@link ForwardedHeaders}), the
+     * caller's vouching headers, where the client addressed this instance
+     * ({@link Headers#FORWARDED_ORIGIN}) and this cluster's headers ({@code extra}). Fails with
+     * {@link ReplicaUnavailable} — so another copy is tried — when the instance does not answer,
+     * answers that the copy is not there, fails (a 5xx), or answers in a form not asked for.
      */
     CompletableFuture<InstanceClient.Answer> send(RequestContext request, Context http, Replica replica,
                                                   Map<String, String> extra, Duration extraTime) {
         Map<String, List<String>> headers = new LinkedHashMap<>();
         for (String name : Collections.list(http.req().getHeaderNames())) {
-            if (!INTERNAL.contains(name.toLowerCase(Locale.ROOT))) {
+            if (ForwardedHeaders.travels(name)) {
                 headers.put(name, Collections.list(http.req().getHeaders(name)));
             }
         }
         request.caller().forwardingHeaders().forEach((k, v) -> headers.put(k, List.of(v)));
         headers.put(Headers.FORWARDED, List.of(replica.standby() ? "standby" : "active"));
+        headers.put(Headers.FORWARDED_ORIGIN, List.of(ODataResponses.origin(http)));
         extra.forEach((k, v) -> headers.put(k, List.of(v)));
         return instances.get(replica.instance(), locator.uriOf(replica.instance(), http.req().getRequestURI(),
                         http.req().getQueryString()), headers, extraTime)
                 .handle((answer, error) -> {
                     if (error != null) {
-                        throw new ReplicaUnavailable("instance " + replica.instance() + " did not answer", unwrap(error));
+                        Throwable cause = unwrap(error);
+                        if (cause instanceof InstanceClient.UnexpectedAnswerException) {
+                            throw unexpectedAnswer(replica, cause.getMessage());
+                        }
+                        throw new ReplicaUnavailable("instance " + replica.instance() + " did not answer", cause);
                     }
                     if (answer.status() == 503) {
                         // marked REPLICA_UNAVAILABLE, or busy otherwise (stopping, its registry not
                         // ready): either way another copy may serve
                         throw new ReplicaUnavailable("the " + replica + " cannot serve the partition now");
                     }
+                    if (answer.status() >= 500 || answer.status() < 200) {
+                        throw unexpectedAnswer(replica, "status " + answer.status() + " "
+                                + Objects.requireNonNullElse(answer.header(Headers.ERROR_CODE), "(no error code)"));
+                    }
                     return answer;
                 });
+    }
+
+    /**
+     * Another instance answered a forwarded request in a way it never should (it failed, or its
+     * answer is not in the form asked for): logged once, here, naming the instance and what was
+     * wrong, and treated as that copy being unavailable — another copy is tried, and when none
+     * serves in time the client gets 503 ServerBusy with {@code Retry-After}, never a 500.
+     */
+    static ReplicaUnavailable unexpectedAnswer(Replica replica, String reason) {
+        LOG.warn("Instance {} gave an unexpected answer to a forwarded read ({}); trying another copy",
+                replica.instance(), reason);
+        return new ReplicaUnavailable("the " + replica + " gave an unexpected answer: " + reason);
     }
 
     /** The other instance's answer, as this instance's: status, headers, body. */

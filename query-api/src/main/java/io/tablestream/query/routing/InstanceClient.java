@@ -25,12 +25,20 @@ import java.util.concurrent.atomic.AtomicInteger;
  * whole instance), a connect timeout and a request timeout, never blocking the caller. An instance
  * that refused or did not accept a connection is remembered as unreachable for a moment, so routing
  * tries its other copies first instead of waiting on it for every request.
+ *
+ * <p>Every request asks for an identity-coded answer ({@code Accept-Encoding: identity}), whatever
+ * the client of the original request accepts, and an answer in any other content coding is refused
+ * ({@link UnexpectedAnswerException}): what this instance reads is what it asked for.
  */
 public final class InstanceClient implements AutoCloseable {
     /** Headers that describe one connection, not the request: never copied to another hop. */
     private static final Set<String> HOP_BY_HOP = Set.of("host", "connection", "content-length", "expect", "upgrade",
             "keep-alive", "te", "trailer", "transfer-encoding", "proxy-connection", "proxy-authorization",
             "proxy-authenticate");
+
+    private static final String ACCEPT_ENCODING = "accept-encoding";
+    private static final String CONTENT_ENCODING = "content-encoding";
+    private static final String IDENTITY = "identity";
 
     private final HttpClient http;
     private final ExecutorService executor;
@@ -71,6 +79,13 @@ public final class InstanceClient implements AutoCloseable {
         }
     }
 
+    /** The instance answered, but not in the form asked for (a content coding other than identity). */
+    public static final class UnexpectedAnswerException extends IOException {
+        UnexpectedAnswerException(String reason) {
+            super(reason);
+        }
+    }
+
     /** The instance did not answer: it refused the connection, did not accept it in time, or timed out. */
     public static final class UnreachableException extends IOException {
         UnreachableException(Instance instance, Throwable cause) {
@@ -79,18 +94,22 @@ public final class InstanceClient implements AutoCloseable {
     }
 
     /**
-     * GETs {@code uri} on {@code instance} with {@code headers} (hop-by-hop ones are left out);
-     * fails with {@link UnreachableException} when the instance does not answer within the timeout
-     * plus {@code extraTime} (for a request the other instance may hold, such as a session-token wait).
+     * GETs {@code uri} on {@code instance} with {@code headers} (hop-by-hop ones and any
+     * {@code Accept-Encoding} are left out: the answer is asked for identity-coded); fails with
+     * {@link UnreachableException} when the instance does not answer within the timeout plus
+     * {@code extraTime} (for a request the other instance may hold, such as a session-token wait),
+     * and with {@link UnexpectedAnswerException} when it answers in another content coding.
      */
     public CompletableFuture<Answer> get(Instance instance, URI uri, Map<String, List<String>> headers,
                                          Duration extraTime) {
         HttpRequest.Builder request = HttpRequest.newBuilder(uri).timeout(timeout.plus(extraTime)).GET();
         headers.forEach((name, values) -> {
-            if (!HOP_BY_HOP.contains(name.toLowerCase(Locale.ROOT))) {
+            String lower = name.toLowerCase(Locale.ROOT);
+            if (!HOP_BY_HOP.contains(lower) && !lower.equals(ACCEPT_ENCODING)) {
                 values.forEach(v -> request.header(name, v));
             }
         });
+        request.header(ACCEPT_ENCODING, IDENTITY);
         return http.sendAsync(request.build(), HttpResponse.BodyHandlers.ofByteArray())
                 .handle((response, error) -> {
                     if (error != null) {
@@ -102,6 +121,11 @@ public final class InstanceClient implements AutoCloseable {
                         throw new CompletionException(new UnreachableException(instance, cause));
                     }
                     unreachableUntil.remove(instance);
+                    String coding = response.headers().firstValue(CONTENT_ENCODING).orElse(IDENTITY).strip();
+                    if (!coding.equalsIgnoreCase(IDENTITY)) {
+                        throw new CompletionException(new UnexpectedAnswerException("a " + response.statusCode()
+                                + " answer in content coding '" + coding + "', asked for identity"));
+                    }
                     return new Answer(response.statusCode(), response.headers().map(), response.body());
                 });
     }
