@@ -37,6 +37,12 @@ public final class Main {
             LOG.info("Ready {} ms after the JVM started ({} ms before main, {} ms starting the broker, processor and"
                     + " HTTP port)", ManagementFactory.getRuntimeMXBean().getUptime(), jvmUptimeAtMain,
                     (System.nanoTime() - mainEntered) / 1_000_000);
+        } catch (ConfigurationException e) {
+            // the message names the setting (and file) at fault; the stack trace would only bury it
+            LOG.error("Tablestream failed to start: {}", e.getMessage());
+            LOG.debug("Where the configuration was found wrong", e);
+            System.exit(1);
+            return;
         } catch (RuntimeException e) {
             LOG.error("Tablestream failed to start", e);
             System.exit(1);

@@ -2,7 +2,6 @@ package io.tablestream.server;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -60,7 +59,7 @@ public final class ServerConfig {
         try {
             return setting.parser().apply(raw);
         } catch (RuntimeException e) {
-            throw new IllegalArgumentException("Invalid " + source + ": " + setting.description() + " (" + e.getMessage()
+            throw new ConfigurationException("Invalid " + source + ": " + setting.description() + " (" + e.getMessage()
                     + ")", e);
         }
     }
@@ -119,7 +118,7 @@ public final class ServerConfig {
         try (InputStream in = Files.newInputStream(path)) {
             p.load(in);
         } catch (IOException e) {
-            throw new UncheckedIOException("Cannot read the configuration file " + path, e);
+            throw new ConfigurationException("Cannot read the configuration file " + path + " (" + e + ")", e);
         }
         p.forEach((k, v) -> values.put(k.toString(), v.toString()));
         return values;

@@ -139,6 +139,26 @@ public final class ServerSettings {
     public static final String STREAMS_PREFIX = "streams.";
     // ---- end of running several instances ----
 
+    // ---- TLS: HTTPS on the Table endpoint and between instances (docs/operations.md, "Security") ----
+    public static final Setting<String> TLS_CERT_FILE = Setting.text("tls-cert-file", "",
+            "PEM file with this server's certificate, then the intermediate certificates that issued it. Set (with"
+                    + " tls-key-file), the port serves HTTPS only and instances forward to each other over HTTPS."
+                    + " Re-read when it changes (no restart).");
+    public static final Setting<String> TLS_KEY_FILE = Setting.text("tls-key-file", "",
+            "PEM file with the private key of tls-cert-file, unencrypted: PKCS#8 (BEGIN PRIVATE KEY: RSA, EC or"
+                    + " EdDSA), PKCS#1 (BEGIN RSA PRIVATE KEY) or SEC1 (BEGIN EC PRIVATE KEY). Re-read when it changes.");
+    public static final Setting<String> TLS_TRUST_FILE = Setting.text("tls-trust-file", "",
+            "PEM file of the CA certificates that issued the other instances' certificates, which must name the"
+                    + " host of their advertised-address; empty trusts the JVM's default CAs. Re-read when it changes.");
+    public static final Setting<Integer> PLAIN_HTTP_PORT = Setting.integer("plain-http-port", -1,
+            "With tls-cert-file: a second port, on host, serving plain HTTP beside HTTPS for clients that cannot"
+                    + " speak TLS (a SAS restricted to https is refused there); -1 (the default) serves none, 0 picks"
+                    + " a free one.");
+    public static final Setting<Integer> TLS_RELOAD_CHECK_MS = Setting.integer("tls-reload-check-ms", 10_000,
+            "How often the TLS certificate, key and trust files are checked for a change of content; a changed"
+                    + " pair is served to new connections once both files agree.");
+    // ---- end of TLS ----
+
     // ---- operations: metrics, health, the web console ----
     public static final Setting<Boolean> METRICS = Setting.flag("metrics", true,
             "Count and time requests, writes and the processor's work, served at GET /_metrics; false serves no"
@@ -163,6 +183,7 @@ public final class ServerSettings {
             INDEX_BUILD_INTERVAL_MS, INDEX_BUILD_BATCH, ROCKSDB_MEMORY_BYTES, ROCKSDB_WRITE_BUFFER_BYTES,
             STANDBY_LAG_REFRESH_MS, GROUP_SESSION_TIMEOUT_MS,
             GROUP_HEARTBEAT_INTERVAL_MS, TRANSACTION_TIMEOUT_MS, STANDBY_MAX_LAG, FORWARD_TIMEOUT_MS,
+            TLS_CERT_FILE, TLS_KEY_FILE, TLS_TRUST_FILE, PLAIN_HTTP_PORT, TLS_RELOAD_CHECK_MS,
             METRICS, METRICS_REQUIRE_KEY, CONSOLE, HEALTH_BROKER_CHECK_MS);
 
     /** The prefixes of the settings passed through to Kafka ({@link #KAFKA_PREFIX}, {@link #STREAMS_PREFIX}). */

@@ -34,6 +34,7 @@ import io.tablestream.query.routing.KeyLocator;
 import io.tablestream.query.routing.StreamsKeyLocator;
 import io.tablestream.server.operate.Operations;
 import io.tablestream.server.operate.ServerMetrics;
+import io.tablestream.server.tls.ServerTls;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -62,11 +63,17 @@ public final class TablestreamServer implements AutoCloseable {
     private final String bootstrapServers;
     private final Javalin http;
     private final StreamProcessor processor;
+    private final ServerTls tls;
 
     private TablestreamServer(ServerConfig config, ApplyObserver observer, Deque<AutoCloseable> started) {
         this.started = started;
         Clock clock = Clock.systemUTC();
         Path dataDir = Path.of(config.get(ServerSettings.DATA_DIR)).toAbsolutePath();
+        // TLS files first: a missing or malformed one stops the start before anything runs
+        this.tls = ServerTls.from(config).orElse(null);
+        if (tls != null) {
+            started.push(tls);
+        }
         String bootstrap = config.get(ServerSettings.KAFKA_BOOTSTRAP_SERVERS);
         if (bootstrap.isBlank()) {
             EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.builder(dataDir.resolve("kafka"))
@@ -113,7 +120,7 @@ public final class TablestreamServer implements AutoCloseable {
 
         Duration sessionTimeout = Duration.ofMillis(config.get(ServerSettings.SESSION_TIMEOUT_MS));
         KafkaCommandLogEnds logEnds = KafkaCommandLogEnds.open(bootstrap, processor.topics().commands().name(),
-                processor.commandPartitions(), sessionTimeout);
+                processor.commandPartitions(), sessionTimeout, config.passThrough(ServerSettings.KAFKA_PREFIX));
         started.push(logEnds);
 
         Map<Operation, OperationHandler> handlers = new EnumMap<>(Operation.class);
@@ -123,11 +130,12 @@ public final class TablestreamServer implements AutoCloseable {
                 Duration.ofMillis(config.get(ServerSettings.REGISTRY_WAIT_MS)), responders));
         Instance self = advertised.isBlank() ? null : Instance.parse(advertised);
         InstanceClient instances = new InstanceClient(Duration.ofMillis(config.get(ServerSettings.FORWARD_TIMEOUT_MS)),
-                Duration.ofMillis(config.get(ServerSettings.GROUP_SESSION_TIMEOUT_MS)));
+                Duration.ofMillis(config.get(ServerSettings.GROUP_SESSION_TIMEOUT_MS)),
+                tls == null ? null : tls.peerSslContext());
         started.push(instances);
         KeyLocator locator = new StreamsKeyLocator(processor.streams(), processor.replicas(),
                 processor.topics().commands().name(), processor.commandPartitions(), self,
-                config.get(ServerSettings.STANDBY_MAX_LAG));
+                config.get(ServerSettings.STANDBY_MAX_LAG), tls != null);
         handlers.putAll(ReadHandlers.create(processor.registry(), processor.entities(), locator, instances,
                 processor.appliedOffsets(), logEnds, sessionTimeout, queryBudgets(config), responders));
         ChangeFeed changeFeed = ChangeFeed.open(bootstrap, processor.topics().changes().name(),
@@ -156,14 +164,23 @@ public final class TablestreamServer implements AutoCloseable {
             javalin.startup.showJavalinBanner = false;
             javalin.jetty.host = config.get(ServerSettings.HOST);
             javalin.jetty.port = config.get(ServerSettings.PORT);
+            if (tls != null) {
+                tls.addConnectors(javalin.jetty, config.get(ServerSettings.HOST), config.get(ServerSettings.PORT),
+                        config.get(ServerSettings.PLAIN_HTTP_PORT));
+            }
             endpoint.install(javalin);
         });
         http.start();
         started.push(http::stop);
         String host = config.get(ServerSettings.HOST);
         String reachable = host.equals("0.0.0.0") || host.equals("::") ? "127.0.0.1" : host;
-        String serviceUrl = "http://" + reachable + ":" + http.port() + "/" + AccountKeys.EMULATOR_ACCOUNT;
+        String scheme = tls == null ? "http" : "https";
+        String serviceUrl = scheme + "://" + reachable + ":" + http.port() + "/" + AccountKeys.EMULATOR_ACCOUNT;
         LOG.info("Tablestream serving the Table service at {} (bound to {})", serviceUrl, host);
+        if (plainHttpPort() != -1) {
+            LOG.info("Plain HTTP beside it at http://{}:{}/{} (plain-http-port)", reachable, plainHttpPort(),
+                    AccountKeys.EMULATOR_ACCOUNT);
+        }
         if (config.get(ServerSettings.EMULATOR_ACCOUNT)) {
             LOG.info("Connection string: {}", connectionString(serviceUrl));
         }
@@ -195,7 +212,8 @@ public final class TablestreamServer implements AutoCloseable {
 
     /** The emulator account's connection string for {@code endpoint} (its key is public, as every emulator's). */
     static String connectionString(String endpoint) {
-        return "DefaultEndpointsProtocol=http;AccountName=" + AccountKeys.EMULATOR_ACCOUNT + ";AccountKey="
+        return "DefaultEndpointsProtocol=" + (endpoint.startsWith("https:") ? "https" : "http") + ";AccountName="
+                + AccountKeys.EMULATOR_ACCOUNT + ";AccountKey="
                 + AccountKeys.EMULATOR_KEY + ";TableEndpoint=" + endpoint + ";";
     }
 
@@ -215,8 +233,19 @@ public final class TablestreamServer implements AutoCloseable {
         }
     }
 
+    /** The port of the Table service: HTTPS when {@code tls-cert-file} is set, else plain HTTP. */
     public int port() {
         return http.port();
+    }
+
+    /** The plain HTTP port served beside HTTPS ({@code plain-http-port}), or -1 when there is none. */
+    public int plainHttpPort() {
+        return tls == null ? -1 : tls.plainHttpPort();
+    }
+
+    /** Whether the Table service is served over HTTPS. */
+    public boolean https() {
+        return tls != null;
     }
 
     public String bootstrapServers() {

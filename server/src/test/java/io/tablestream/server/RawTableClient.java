@@ -49,11 +49,20 @@ public final class RawTableClient {
     private final int port;
     private final byte[] key;
     private final Signing signing;
+    /** The client of {@link Request#send()}: plain HTTP, or HTTPS trusting what {@link #overHttps} says. */
+    private final HttpClient http;
+    private final String scheme;
 
-    private RawTableClient(int port, byte[] key, Signing signing) {
+    private RawTableClient(int port, byte[] key, Signing signing, HttpClient http, String scheme) {
         this.port = port;
         this.key = key;
         this.signing = signing;
+        this.http = http;
+        this.scheme = scheme;
+    }
+
+    private RawTableClient(int port, byte[] key, Signing signing) {
+        this(port, key, signing, HTTP, "http");
     }
 
     /** Requests signed with SharedKeyLite by the emulator account's key. */
@@ -67,12 +76,21 @@ public final class RawTableClient {
 
     /** The same client signing with {@code base64Key}, which need not be the account's. */
     public RawTableClient withKey(String base64Key) {
-        return new RawTableClient(port, Base64.getDecoder().decode(base64Key), signing);
+        return new RawTableClient(port, Base64.getDecoder().decode(base64Key), signing, http, scheme);
     }
 
     /** The same client signing every request this way (each request may still choose otherwise). */
     public RawTableClient signing(Signing how) {
-        return new RawTableClient(port, key, how);
+        return new RawTableClient(port, key, how, http, scheme);
+    }
+
+    /**
+     * The same client speaking HTTPS, trusting the certificates {@code tls} does, for what it sends
+     * with {@link Request#send()} and {@link Request#sendAsync()} (the socket-level methods stay plain).
+     */
+    public RawTableClient overHttps(javax.net.ssl.SSLContext tls) {
+        return new RawTableClient(port, key, signing, HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(TIMEOUT).sslContext(tls).build(), "https");
     }
 
     public int port() {
@@ -261,7 +279,7 @@ public final class RawTableClient {
         }
 
         HttpRequest toHttpRequest() {
-            HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://" + host + ":" + port + pathAndQuery()))
+            HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(scheme + "://" + host + ":" + port + pathAndQuery()))
                     .timeout(TIMEOUT)
                     .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
                             : HttpRequest.BodyPublishers.ofByteArray(body));
@@ -274,7 +292,7 @@ public final class RawTableClient {
         /** Sends it with {@link HttpClient}. */
         public Response send() {
             try {
-                return Response.of(HTTP.send(toHttpRequest(), HttpResponse.BodyHandlers.ofByteArray()));
+                return Response.of(http.send(toHttpRequest(), HttpResponse.BodyHandlers.ofByteArray()));
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             } catch (InterruptedException e) {
@@ -284,7 +302,7 @@ public final class RawTableClient {
         }
 
         public CompletableFuture<Response> sendAsync() {
-            return HTTP.sendAsync(toHttpRequest(), HttpResponse.BodyHandlers.ofByteArray()).thenApply(Response::of);
+            return http.sendAsync(toHttpRequest(), HttpResponse.BodyHandlers.ofByteArray()).thenApply(Response::of);
         }
 
         /** The request as bytes on the wire (with Host, Content-Length and Connection: close). */

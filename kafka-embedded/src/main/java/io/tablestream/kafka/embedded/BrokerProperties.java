@@ -10,7 +10,16 @@ import java.util.Map;
  * topic asks for it, and no implicit topic creation.
  */
 record BrokerProperties(Path dataDirectory, String host, int brokerPort, int controllerPort,
-                        long startupTimeoutMillis, Map<String, String> overrides) {
+                        long startupTimeoutMillis, Map<String, String> overrides, SecureListener secureListener) {
+
+    /** A client listener beside the plain one, named by its security protocol ({@code SSL}, {@code SASL_SSL}, ...). */
+    record SecureListener(String securityProtocol, int port) {
+    }
+
+    BrokerProperties(Path dataDirectory, String host, int brokerPort, int controllerPort, long startupTimeoutMillis,
+                     Map<String, String> overrides) {
+        this(dataDirectory, host, brokerPort, controllerPort, startupTimeoutMillis, overrides, null);
+    }
 
     /** Partitions of {@code __consumer_offsets} and {@code __transaction_state}: few, one node. */
     static final int INTERNAL_TOPIC_PARTITIONS = 4;
@@ -25,6 +34,11 @@ record BrokerProperties(Path dataDirectory, String host, int brokerPort, int con
         return address(brokerPort);
     }
 
+    /** {@code host:port} of the secure listener, or null without one. */
+    String secureBootstrapServers() {
+        return secureListener == null ? null : address(secureListener.port());
+    }
+
     Map<String, String> asMap() {
         Map<String, String> p = new LinkedHashMap<>();
         // One node in combined mode, with a static single-voter quorum: the voter's address comes
@@ -34,11 +48,14 @@ record BrokerProperties(Path dataDirectory, String host, int brokerPort, int con
         p.put("controller.quorum.voters", EmbeddedKafkaBroker.NODE_ID + "@" + address(controllerPort));
         p.put("controller.listener.names", EmbeddedKafkaBroker.CONTROLLER_LISTENER);
         p.put("inter.broker.listener.name", EmbeddedKafkaBroker.BROKER_LISTENER);
+        String secure = secureListener == null ? ""
+                : "," + secureListener.securityProtocol() + "://" + address(secureListener.port());
         p.put("listeners", EmbeddedKafkaBroker.BROKER_LISTENER + "://" + address(brokerPort) + ","
-                + EmbeddedKafkaBroker.CONTROLLER_LISTENER + "://" + address(controllerPort));
-        p.put("advertised.listeners", EmbeddedKafkaBroker.BROKER_LISTENER + "://" + address(brokerPort));
+                + EmbeddedKafkaBroker.CONTROLLER_LISTENER + "://" + address(controllerPort) + secure);
+        p.put("advertised.listeners", EmbeddedKafkaBroker.BROKER_LISTENER + "://" + address(brokerPort) + secure);
         p.put("listener.security.protocol.map", EmbeddedKafkaBroker.BROKER_LISTENER + ":PLAINTEXT,"
-                + EmbeddedKafkaBroker.CONTROLLER_LISTENER + ":PLAINTEXT");
+                + EmbeddedKafkaBroker.CONTROLLER_LISTENER + ":PLAINTEXT" + (secureListener == null ? ""
+                : "," + secureListener.securityProtocol() + ":" + secureListener.securityProtocol()));
         p.put("log.dirs", dataDirectory.toString());
         // Kafka's own waits during startup (quorum, catching up, unfencing) give up instead of hanging.
         p.put("server.max.startup.time.ms", Long.toString(startupTimeoutMillis));

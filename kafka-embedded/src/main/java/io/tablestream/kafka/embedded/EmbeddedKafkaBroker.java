@@ -62,16 +62,18 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
     private final Path dataDirectory;
     private final String clusterId;
     private final String bootstrapServers;
+    private final String secureBootstrapServers;
     private final KafkaRaftServer server;
     private final DirectoryLock directoryLock;
     private final Object lifecycle = new Object();
     private boolean closed;
 
     private EmbeddedKafkaBroker(Path dataDirectory, String clusterId, String bootstrapServers,
-                                KafkaRaftServer server, DirectoryLock directoryLock) {
+                                String secureBootstrapServers, KafkaRaftServer server, DirectoryLock directoryLock) {
         this.dataDirectory = dataDirectory;
         this.clusterId = clusterId;
         this.bootstrapServers = bootstrapServers;
+        this.secureBootstrapServers = secureBootstrapServers;
         this.server = server;
         this.directoryLock = directoryLock;
     }
@@ -84,6 +86,14 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
     /** {@code host:port} of the broker's client listener, for {@code bootstrap.servers}. */
     public String bootstrapServers() {
         return bootstrapServers;
+    }
+
+    /**
+     * {@code host:port} of the listener added with {@link Builder#secureListener}, for clients speaking
+     * its security protocol; null when there is none.
+     */
+    public String secureBootstrapServers() {
+        return secureBootstrapServers;
     }
 
     /** The cluster id written when the data directory was formatted; stable across restarts. */
@@ -140,6 +150,8 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
         private int controllerPort;
         private Duration startupTimeout = Duration.ofSeconds(60);
         private final Map<String, String> extraProperties = new LinkedHashMap<>();
+        private String secureProtocol;
+        private int securePort;
 
         private Builder(Path dataDirectory) {
             this.dataDirectory = Objects.requireNonNull(dataDirectory, "dataDirectory").toAbsolutePath().normalize();
@@ -191,6 +203,26 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
         }
 
         /**
+         * Adds a client listener speaking {@code securityProtocol} ({@code SSL}, {@code SASL_PLAINTEXT}
+         * or {@code SASL_SSL}) beside the plain one, on {@code port} (0: a free port picked at each
+         * start, not kept), advertised as {@link EmbeddedKafkaBroker#secureBootstrapServers()}: for
+         * testing clients against Kafka's own TLS and SASL. Its key store, SASL mechanisms and JAAS
+         * configuration are {@link #brokerProperty broker properties} ({@code ssl.keystore.*},
+         * {@code sasl.enabled.mechanisms}, {@code listener.name.sasl_ssl.plain.sasl.jaas.config}, ...).
+         * The broker's own traffic stays on the plain listeners.
+         */
+        public Builder secureListener(String securityProtocol, int port) {
+            String protocol = requireText(securityProtocol, "securityProtocol");
+            if (!Set.of("SSL", "SASL_PLAINTEXT", "SASL_SSL").contains(protocol)) {
+                throw new IllegalArgumentException("a secure listener speaks SSL, SASL_PLAINTEXT or SASL_SSL, not "
+                        + securityProtocol);
+            }
+            this.secureProtocol = protocol;
+            this.securePort = requirePort(port);
+            return this;
+        }
+
+        /**
          * Formats the data directory if it has never been formatted, starts the broker and waits until
          * it serves clients.
          *
@@ -229,8 +261,11 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
                                     + " clients that remember the old address must be pointed at the new one",
                             before.brokerPort(), before.controllerPort(), address.brokerPort(), address.controllerPort()));
                 }
+                BrokerProperties.SecureListener secure = secureProtocol == null ? null
+                        : new BrokerProperties.SecureListener(secureProtocol, securePort != 0 ? securePort
+                        : FreePorts.pick(host, address.brokerPort(), address.controllerPort()));
                 BrokerProperties properties = new BrokerProperties(dataDirectory, host, address.brokerPort(),
-                        address.controllerPort(), remainingMillis(deadline), extraProperties);
+                        address.controllerPort(), remainingMillis(deadline), extraProperties, secure);
                 KafkaRaftServer server = newServer(properties);
                 try {
                     server.startup();
@@ -259,7 +294,8 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
                 }
                 LOG.info("Kafka broker {} (cluster {}, data {}) ready in {} ms",
                         properties.bootstrapServers(), clusterId, dataDirectory, elapsedMillis(begin));
-                return new EmbeddedKafkaBroker(dataDirectory, clusterId, properties.bootstrapServers(), server, lock);
+                return new EmbeddedKafkaBroker(dataDirectory, clusterId, properties.bootstrapServers(),
+                        properties.secureBootstrapServers(), server, lock);
             }
         }
 

@@ -35,6 +35,19 @@ class BrokerPropertiesTest {
     }
 
     @Test
+    void aSecureListenerIsBoundAndAdvertisedBesideThePlainOne() {
+        BrokerProperties properties = new BrokerProperties(DATA, "127.0.0.1", 9092, 9093, 30_000, Map.of(),
+                new BrokerProperties.SecureListener("SASL_SSL", 9094));
+
+        assertThat(properties.secureBootstrapServers()).isEqualTo("127.0.0.1:9094");
+        assertThat(properties.asMap())
+                .containsEntry("listeners", "PLAINTEXT://127.0.0.1:9092,CONTROLLER://127.0.0.1:9093,SASL_SSL://127.0.0.1:9094")
+                .containsEntry("advertised.listeners", "PLAINTEXT://127.0.0.1:9092,SASL_SSL://127.0.0.1:9094")
+                .containsEntry("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT,SASL_SSL:SASL_SSL")
+                .containsEntry("inter.broker.listener.name", "PLAINTEXT");
+    }
+
+    @Test
     void bracketsIpv6Literals() {
         BrokerProperties properties = properties("::1", Map.of());
 

@@ -116,8 +116,8 @@ final class SasParameters {
 
     static void checkProtocol(String protocol, SignedRequest request) {
         if ("https".equals(protocol) && !request.https()) {
-            throw TableServiceException.of(ErrorCode.AUTHORIZATION_PROTOCOL_MISMATCH,
-                    "The shared access signature allows https only.");
+            // Azure's own message, word for word: clients and their logs match on it
+            throw TableServiceException.of(ErrorCode.AUTHORIZATION_PROTOCOL_MISMATCH);
         }
     }
 

@@ -9,7 +9,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.ListOffsetsResult;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.common.TopicPartition;
@@ -45,15 +44,13 @@ public final class KafkaCommandLogEnds implements CommandLogEnds, AutoCloseable 
 
     /**
      * Looks the ends of {@code topic}'s partitions {@code 0..partitions-1} up on the cluster at
-     * {@code bootstrapServers}; a lookup that takes longer than {@code timeout} fails.
+     * {@code bootstrapServers}, with the configured client settings {@code clientSettings} (security
+     * among them) that an admin client takes; a lookup that takes longer than {@code timeout} fails.
      */
-    public static KafkaCommandLogEnds open(String bootstrapServers, String topic, int partitions, Duration timeout) {
+    public static KafkaCommandLogEnds open(String bootstrapServers, String topic, int partitions, Duration timeout,
+                                           Map<String, String> clientSettings) {
         int timeoutMs = (int) Math.max(1, timeout.toMillis());
-        Admin admin = Admin.create(Map.of(
-                AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
-                AdminClientConfig.CLIENT_ID_CONFIG, "tablestream-log-ends",
-                AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, timeoutMs,
-                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, timeoutMs));
+        Admin admin = Admin.create(AdminSettings.of(bootstrapServers, "tablestream-log-ends", timeoutMs, clientSettings));
         Map<TopicPartition, OffsetSpec> request = new HashMap<>();
         for (int p = 0; p < partitions; p++) {
             request.put(new TopicPartition(topic, p), OffsetSpec.latest());

@@ -19,6 +19,10 @@ import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Reads from other instances over HTTP/1.1: pooled, kept-alive connections (one client for the
@@ -31,6 +35,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * ({@link UnexpectedAnswerException}): what this instance reads is what it asked for.
  */
 public final class InstanceClient implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(InstanceClient.class);
+    private static final Duration TLS_FAILURE_LOG_INTERVAL = Duration.ofMinutes(1);
     /** Headers that describe one connection, not the request: never copied to another hop. */
     private static final Set<String> HOP_BY_HOP = Set.of("host", "connection", "content-length", "expect", "upgrade",
             "keep-alive", "te", "trailer", "transfer-encoding", "proxy-connection", "proxy-authorization",
@@ -45,12 +51,22 @@ public final class InstanceClient implements AutoCloseable {
     private final Duration timeout;
     private final Duration unreachableFor;
     private final ConcurrentMap<Instance, Long> unreachableUntil = new ConcurrentHashMap<>();
+    private final ConcurrentMap<Instance, Long> tlsFailureLogged = new ConcurrentHashMap<>();
 
     /**
      * @param timeout how long a forwarded request may take, connecting included (connecting: at most a second)
      * @param unreachableFor how long an instance that did not accept a connection is tried last
      */
     public InstanceClient(Duration timeout, Duration unreachableFor) {
+        this(timeout, unreachableFor, null);
+    }
+
+    /**
+     * As {@link #InstanceClient(Duration, Duration)}, for instances serving HTTPS: {@code tls} decides
+     * which certificates are trusted (the host name an instance is reached at must be in its
+     * certificate); null for the JVM's defaults.
+     */
+    public InstanceClient(Duration timeout, Duration unreachableFor, SSLContext tls) {
         AtomicInteger n = new AtomicInteger();
         this.executor = Executors.newCachedThreadPool(r -> {
             Thread t = new Thread(r, "instance-client-" + n.incrementAndGet());
@@ -59,7 +75,11 @@ public final class InstanceClient implements AutoCloseable {
         });
         this.timeout = timeout;
         this.unreachableFor = unreachableFor;
-        this.http = HttpClient.newBuilder()
+        HttpClient.Builder builder = HttpClient.newBuilder();
+        if (tls != null) {
+            builder.sslContext(tls);
+        }
+        this.http = builder
                 .version(HttpClient.Version.HTTP_1_1)
                 .connectTimeout(timeout.compareTo(Duration.ofSeconds(1)) < 0 ? timeout : Duration.ofSeconds(1))
                 .followRedirects(HttpClient.Redirect.NEVER)
@@ -117,6 +137,8 @@ public final class InstanceClient implements AutoCloseable {
                                 ? error.getCause() : error;
                         if (cause instanceof ConnectException || cause instanceof HttpConnectTimeoutException) {
                             unreachableUntil.put(instance, System.nanoTime() + unreachableFor.toNanos());
+                        } else if (cause instanceof SSLException) {
+                            refusedTls(instance, cause);
                         }
                         throw new CompletionException(new UnreachableException(instance, cause));
                     }
@@ -128,6 +150,22 @@ public final class InstanceClient implements AutoCloseable {
                     }
                     return new Answer(response.statusCode(), response.headers().map(), response.body());
                 });
+    }
+
+    /**
+     * Says why a TLS connection to {@code instance} failed (its certificate not trusted, not naming
+     * the address it is reached at, or the instance not speaking TLS): a configuration to mend, not
+     * a passing fault, so it is logged, at most once a minute per instance.
+     */
+    private void refusedTls(Instance instance, Throwable cause) {
+        long now = System.nanoTime();
+        Long last = tlsFailureLogged.get(instance);
+        if (last == null || now - last > TLS_FAILURE_LOG_INTERVAL.toNanos()) {
+            tlsFailureLogged.put(instance, now);
+            LOG.warn("No TLS connection to instance {} ({}): check that its certificate names the host of its"
+                    + " advertised address and was issued by a CA of tls-trust-file, and that it serves HTTPS", instance,
+                    cause.getMessage());
+        }
     }
 
     /** Whether {@code instance} recently refused or did not accept a connection. */

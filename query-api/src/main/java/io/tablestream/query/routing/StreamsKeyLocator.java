@@ -28,7 +28,8 @@ import org.apache.kafka.streams.state.HostInfo;
  * function ({@link LogPartitioner}, also what {@link KafkaStreams#queryMetadataForKey} is given),
  * its hosts from the assignment every instance learns at each rebalance, each instance named by
  * its {@code application.server} (the advertised address). Without an advertised address this is
- * a single node: every partition is read here.
+ * a single node: every partition is read here. The instances of a cluster all serve HTTPS or all
+ * plain HTTP, so the scheme of another instance's address is this instance's own.
  */
 public final class StreamsKeyLocator implements KeyLocator {
     /** The log's partition function, as Kafka Streams' metadata lookups take it. */
@@ -41,19 +42,22 @@ public final class StreamsKeyLocator implements KeyLocator {
     private final int partitions;
     private final Instance self;
     private final long standbyMaxLag;
+    private final String scheme;
 
     /**
      * @param self this instance as the others reach it, or null on a single node
      * @param standbyMaxLag how many client writes a standby may lack ({@link LocalReplicas#lag}) and still serve reads
+     * @param https whether the instances serve HTTPS (else plain HTTP) at their advertised addresses
      */
     public StreamsKeyLocator(KafkaStreams streams, LocalReplicas local, String commandsTopic, int partitions,
-                             Instance self, long standbyMaxLag) {
+                             Instance self, long standbyMaxLag, boolean https) {
         this.streams = streams;
         this.local = local;
         this.commandsTopic = commandsTopic;
         this.partitions = partitions;
         this.self = self;
         this.standbyMaxLag = standbyMaxLag;
+        this.scheme = https ? "https://" : "http://";
     }
 
     @Override
@@ -172,7 +176,7 @@ public final class StreamsKeyLocator implements KeyLocator {
         // are escaped in the query (the receiving server decodes them to the same text).
         String query = rawQuery == null || rawQuery.isEmpty() ? "" : "?" + escapeIllegal(rawQuery);
         try {
-            return new URI("http://" + instance + rawPath + query);
+            return new URI(scheme + instance + rawPath + query);
         } catch (URISyntaxException e) {
             throw TableServiceException.of(ErrorCode.INVALID_URI, "The request URI cannot be forwarded as it is.", e);
         }

@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 
 class StreamsKeyLocatorTest {
     private final StreamsKeyLocator locator = new StreamsKeyLocator(null, null, "t.commands", 8,
-            Instance.parse("10.0.0.1:10002"), 10_000);
+            Instance.parse("10.0.0.1:10002"), 10_000, false);
 
     @Test
     void aKeysPartitionIsTheLogsPartitionFunction() {
@@ -27,6 +27,17 @@ class StreamsKeyLocatorTest {
         assertThat(uri.getRawQuery()).isEqualTo("$filter=PartitionKey%20eq%20'x'&sig=a%2Bb%3D");
         assertThat(uri.getHost()).isEqualTo("10.0.0.2");
         assertThat(uri.getPort()).isEqualTo(10003);
+        assertThat(uri.getScheme()).isEqualTo("http");
+    }
+
+    @Test
+    void instancesServingHttpsAreReachedOverHttps() {
+        StreamsKeyLocator https = new StreamsKeyLocator(null, null, "t.commands", 8, Instance.parse("node-1:10002"),
+                0, true);
+
+        URI uri = https.uriOf(Instance.parse("node-2:10002"), "/devstoreaccount1/t()", "$top=1");
+
+        assertThat(uri.toString()).isEqualTo("https://node-2:10002/devstoreaccount1/t()?$top=1");
     }
 
     @Test

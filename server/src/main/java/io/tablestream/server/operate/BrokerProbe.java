@@ -1,13 +1,12 @@
 package io.tablestream.server.operate;
 
+import io.tablestream.query.kafka.AdminSettings;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.DescribeClusterOptions;
 
 /**
@@ -27,18 +26,8 @@ final class BrokerProbe implements AutoCloseable {
 
     /** @param clientSettings the Kafka client settings every client gets (security among them); admin ones are taken */
     BrokerProbe(String bootstrapServers, Map<String, String> clientSettings, Duration interval) {
-        Map<String, Object> settings = new HashMap<>();
-        clientSettings.forEach((k, v) -> {
-            if (AdminClientConfig.configNames().contains(k)) {
-                settings.put(k, v);
-            }
-        });
         int timeoutMs = (int) Math.max(100, interval.toMillis());
-        settings.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-        settings.put(AdminClientConfig.CLIENT_ID_CONFIG, "tablestream-health");
-        settings.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, timeoutMs);
-        settings.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, timeoutMs);
-        this.admin = Admin.create(settings);
+        this.admin = Admin.create(AdminSettings.of(bootstrapServers, "tablestream-health", timeoutMs, clientSettings));
         this.interval = interval;
         this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "health-broker-probe");

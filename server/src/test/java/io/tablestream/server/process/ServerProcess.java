@@ -39,7 +39,7 @@ import java.util.regex.Pattern;
  * assertion messages.
  */
 public final class ServerProcess implements AutoCloseable {
-    private static final Pattern SERVING = Pattern.compile("serving the Table service at http://([^:/]+):(\\d+)/");
+    private static final Pattern SERVING = Pattern.compile("serving the Table service at https?://([^:/]+):(\\d+)/");
     private static final Pattern BROKER_READY = Pattern.compile("Kafka broker ([^:\\s]+):(\\d+) \\(cluster .* ready in");
     private static final int TAIL_LINES = 200;
 
@@ -162,7 +162,8 @@ public final class ServerProcess implements AutoCloseable {
         return stop(Duration.ofMinutes(1));
     }
 
-    private int awaitExit(Duration timeout) {
+    /** Waits for the process to end by itself (killing it if it has not within {@code timeout}); its exit status. */
+    public int awaitExit(Duration timeout) {
         try {
             if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
                 process.toHandle().destroyForcibly();
