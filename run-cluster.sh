@@ -4,6 +4,8 @@
 # standby replica of every partition for fail-over.
 #
 #   ./run-cluster.sh           builds, starts the broker and the instances, waits until they serve
+#   ./run-cluster.sh --tls     the same over HTTPS (clients and instances between them), with a
+#                              development CA made in ./data-cluster/tls (TABLESTREAM_CLUSTER_TLS=on too)
 #   ./run-cluster.sh stop      stops them (SIGTERM: each instance leaves the group cleanly)
 #   ./run-cluster.sh status    shows which processes run and which instances are ready
 #
@@ -16,6 +18,16 @@ cd "$(dirname "$0")"
 source scripts/ready.sh
 
 DIR=data-cluster
+TLS=${TABLESTREAM_CLUSTER_TLS:-off}
+arguments=()
+for argument in "$@"; do
+  if [ "$argument" = --tls ]; then TLS=on; else arguments+=("$argument"); fi
+done
+set -- "${arguments[@]+"${arguments[@]}"}"
+READY_SCHEME=http
+[ "$TLS" = on ] && READY_SCHEME=https
+# what the running instances speak, for status (kept by the start that started them)
+[ "${1:-start}" = status ] && [ -f "$DIR/scheme" ] && READY_SCHEME=$(cat "$DIR/scheme")
 PORTS=(${TABLESTREAM_CLUSTER_PORTS:-10002 10003 10004})
 KAFKA_PORT=${TABLESTREAM_CLUSTER_KAFKA_PORT:-19092}
 KAFKA_CONTROLLER_PORT=${TABLESTREAM_CLUSTER_KAFKA_CONTROLLER_PORT:-19093}
@@ -98,6 +110,16 @@ if ! running kafka; then
 fi
 await_line kafka "$DIR/kafka.log" "ready in" 120
 
+echo "$READY_SCHEME" >"$DIR/scheme"
+if [ "$TLS" = on ]; then
+  # the instances' certificate (127.0.0.1 and localhost: all three run here) and the CA they trust;
+  # your own with TABLESTREAM_TLS_CERT_FILE, TABLESTREAM_TLS_KEY_FILE and TABLESTREAM_TLS_TRUST_FILE
+  if [ -z "${TABLESTREAM_TLS_CERT_FILE:-}" ]; then
+    [ -f "$DIR/tls/server.pem" ] || scripts/dev-certificates.sh "$DIR/tls" >/dev/null
+    export TABLESTREAM_TLS_CERT_FILE="$DIR/tls/server.pem" TABLESTREAM_TLS_KEY_FILE="$DIR/tls/server-key.pem" \
+      TABLESTREAM_TLS_TRUST_FILE="$DIR/tls/ca.pem"
+  fi
+fi
 for i in "${!PORTS[@]}"; do
   name="node-$((i + 1))"
   port=${PORTS[$i]}
@@ -126,15 +148,20 @@ for i in "${!PORTS[@]}"; do
     fi
     exit 1
   fi
-  echo "$name ready (GET http://127.0.0.1:${PORTS[$i]}/_health/ready answered 200)"
+  echo "$name ready (GET $READY_SCHEME://127.0.0.1:${PORTS[$i]}/_health/ready answered 200)"
 done
 
 echo
 echo "Tablestream cluster running (stop it with: $0 stop):"
 echo "  Kafka broker  127.0.0.1:$KAFKA_PORT  (pid $(cat "$DIR/kafka.pid"))"
 for i in "${!PORTS[@]}"; do
-  echo "  node-$((i + 1))        http://127.0.0.1:${PORTS[$i]}/devstoreaccount1  (pid $(cat "$DIR/node-$((i + 1)).pid"))"
+  echo "  node-$((i + 1))        $READY_SCHEME://127.0.0.1:${PORTS[$i]}/devstoreaccount1  (pid $(cat "$DIR/node-$((i + 1)).pid"))"
 done
 echo
 echo "Connection string (any instance answers every request):"
-echo "  DefaultEndpointsProtocol=http;AccountName=devstoreaccount1;AccountKey=Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==;TableEndpoint=http://127.0.0.1:${PORTS[0]}/devstoreaccount1;"
+echo "  DefaultEndpointsProtocol=$READY_SCHEME;AccountName=devstoreaccount1;AccountKey=Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==;TableEndpoint=$READY_SCHEME://127.0.0.1:${PORTS[0]}/devstoreaccount1;"
+if [ "$TLS" = on ] && [ -f "$DIR/tls/ca.pem" ]; then
+  echo
+  echo "Clients trust the development CA $DIR/tls/ca.pem (curl --cacert $DIR/tls/ca.pem; Java:"
+  echo "  -Djavax.net.ssl.trustStore=$DIR/tls/truststore.p12 -Djavax.net.ssl.trustStorePassword=changeit)."
+fi

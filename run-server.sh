@@ -54,6 +54,8 @@ setting() {
 source scripts/ready.sh
 host=$(reach_host "$(setting host TABLESTREAM_HOST 127.0.0.1 "$@")")
 port=$(setting port TABLESTREAM_PORT 10002 "$@")
+READY_SCHEME=http
+[ -n "$(setting tls-cert-file TABLESTREAM_TLS_CERT_FILE "" "$@")" ] && READY_SCHEME=https
 
 java ${JAVA_OPTS:--Xmx1g -XX:TieredStopAtLevel=1} \
   -cp "server/target/classes:$(cat server/target/classpath.txt)" io.tablestream.server.Main "$@" &
@@ -61,9 +63,9 @@ pid=$!
 # Ctrl-C and SIGTERM stop the server cleanly (its shutdown hook); the script ends with it.
 trap 'kill -TERM "$pid" 2>/dev/null || true' INT TERM
 if await_ready "$host" "$port" "$pid" 600; then
-  echo "Tablestream is ready: http://$host:$port/devstoreaccount1 (GET /_health/ready answered 200; pid $pid)"
+  echo "Tablestream is ready: $READY_SCHEME://$host:$port/devstoreaccount1 (GET /_health/ready answered 200; pid $pid)"
 elif kill -0 "$pid" 2>/dev/null; then
-  echo "Tablestream did not report ready on http://$host:$port/_health/ready within 600 s" >&2
+  echo "Tablestream did not report ready on $READY_SCHEME://$host:$port/_health/ready within 600 s" >&2
 fi
 while kill -0 "$pid" 2>/dev/null; do wait "$pid" || true; done
 wait "$pid" && status=0 || status=$?

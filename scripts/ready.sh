@@ -1,9 +1,21 @@
 # Sourced by run-server.sh and run-cluster.sh: waits until a Tablestream instance reports ready on
-# GET /_health/ready (HTTP 200), using bash alone (no curl needed).
+# GET /_health/ready (HTTP 200), using bash alone (no curl needed) over plain HTTP, and curl or
+# openssl over HTTPS (READY_SCHEME=https).
 
-# The HTTP status GET $3 answers at $1:$2, or 000 when nothing answers.
+# The HTTP status GET $3 answers at $1:$2, or 000 when nothing answers; over HTTPS when READY_SCHEME
+# is https (the certificate is not checked: this only asks whether the instance is ready).
 http_status() {
   local host=$1 port=$2 path=$3 status=000
+  if [ "${READY_SCHEME:-http}" = https ]; then
+    if command -v curl >/dev/null; then
+      status=$(curl -sk -o /dev/null -m 5 -w '%{http_code}' "https://$host:$port$path" 2>/dev/null) || status=000
+    else
+      status=$(printf 'GET %s HTTP/1.0\r\nHost: %s:%s\r\n\r\n' "$path" "$host" "$port" \
+        | timeout 5 openssl s_client -quiet -connect "$host:$port" 2>/dev/null | head -n 1 | cut -d' ' -f2) || status=000
+    fi
+    echo "${status:-000}"
+    return
+  fi
   if { exec 3<>"/dev/tcp/$host/$port"; } 2>/dev/null; then
     printf 'GET %s HTTP/1.0\r\nHost: %s:%s\r\nConnection: close\r\n\r\n' "$path" "$host" "$port" >&3
     read -r -t 5 _ status _ <&3 || status=000

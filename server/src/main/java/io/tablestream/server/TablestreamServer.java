@@ -35,6 +35,8 @@ import io.tablestream.query.routing.StreamsKeyLocator;
 import io.tablestream.server.operate.Operations;
 import io.tablestream.server.operate.ServerMetrics;
 import io.tablestream.server.tls.ServerTls;
+import io.tablestream.server.tls.TlsFile;
+import io.tablestream.server.tls.TlsFileException;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -70,7 +72,7 @@ public final class TablestreamServer implements AutoCloseable {
         Clock clock = Clock.systemUTC();
         Path dataDir = Path.of(config.get(ServerSettings.DATA_DIR)).toAbsolutePath();
         // TLS files first: a missing or malformed one stops the start before anything runs
-        this.tls = ServerTls.from(config).orElse(null);
+        this.tls = tls(config);
         if (tls != null) {
             started.push(tls);
         }
@@ -183,6 +185,43 @@ public final class TablestreamServer implements AutoCloseable {
         }
         if (config.get(ServerSettings.EMULATOR_ACCOUNT)) {
             LOG.info("Connection string: {}", connectionString(serviceUrl));
+        }
+    }
+
+    /**
+     * The TLS {@code config} asks for, its files read and checked and their watch started; null when
+     * {@code tls-cert-file} is not set (plain HTTP). A {@link ConfigurationException} says what is wrong.
+     */
+    static ServerTls tls(ServerConfig config) {
+        String cert = config.get(ServerSettings.TLS_CERT_FILE).strip();
+        String key = config.get(ServerSettings.TLS_KEY_FILE).strip();
+        String trust = config.get(ServerSettings.TLS_TRUST_FILE).strip();
+        int plainPort = config.get(ServerSettings.PLAIN_HTTP_PORT);
+        if (cert.isEmpty() != key.isEmpty()) {
+            throw new ConfigurationException("tls-cert-file and tls-key-file go together: set both (HTTPS) or"
+                    + " neither (plain HTTP); only " + (cert.isEmpty() ? "tls-key-file" : "tls-cert-file") + " is set");
+        }
+        if (cert.isEmpty()) {
+            if (!trust.isEmpty()) {
+                throw new ConfigurationException("tls-trust-file is set but tls-cert-file is not: instances forward"
+                        + " to each other over HTTPS only when they serve HTTPS themselves");
+            }
+            if (plainPort != -1) {
+                throw new ConfigurationException("plain-http-port is set but tls-cert-file is not: without a"
+                        + " certificate the port (" + config.get(ServerSettings.PORT) + ") serves plain HTTP already");
+            }
+            return null;
+        }
+        if (plainPort < -1 || plainPort > 65_535) {
+            throw new ConfigurationException("plain-http-port " + plainPort + ": a port (0 picks a free one) or -1");
+        }
+        try {
+            return ServerTls.start(new TlsFile(Path.of(cert), ServerSettings.TLS_CERT_FILE.name()),
+                    new TlsFile(Path.of(key), ServerSettings.TLS_KEY_FILE.name()),
+                    trust.isEmpty() ? null : new TlsFile(Path.of(trust), ServerSettings.TLS_TRUST_FILE.name()),
+                    Duration.ofMillis(Math.max(1, config.get(ServerSettings.TLS_RELOAD_CHECK_MS))));
+        } catch (TlsFileException e) {
+            throw new ConfigurationException(e.getMessage(), e);
         }
     }
 

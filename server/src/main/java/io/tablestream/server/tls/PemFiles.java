@@ -1,6 +1,5 @@
 package io.tablestream.server.tls;
 
-import io.tablestream.server.ConfigurationException;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -26,7 +25,7 @@ import java.util.List;
  * PKCS#1 ({@code BEGIN RSA PRIVATE KEY}) and SEC1 ({@code BEGIN EC PRIVATE KEY}, a named curve).
  * Encrypted keys are refused with a message saying how to decrypt them. Anything else in the file
  * (text before a block, {@code EC PARAMETERS}) is skipped. Every failure is a
- * {@link ConfigurationException} naming the setting and the file.
+ * {@link TlsFileException} naming the setting and the file.
  */
 public final class PemFiles {
     /** Larger than any sensible certificate chain or key: a larger file is the wrong file. */
@@ -57,12 +56,12 @@ public final class PemFiles {
             try {
                 out.add((X509Certificate) factory.generateCertificate(new ByteArrayInputStream(b.der())));
             } catch (CertificateException | ClassCastException e) {
-                throw new ConfigurationException(setting + " " + file + ": certificate " + n
+                throw new TlsFileException(setting + " " + file + ": certificate " + n
                         + " of the file is not a valid X.509 certificate (" + e.getMessage() + ")", e);
             }
         }
         if (out.isEmpty()) {
-            throw new ConfigurationException(setting + " " + file + ": no certificate in the file (expected PEM"
+            throw new TlsFileException(setting + " " + file + ": no certificate in the file (expected PEM"
                     + " blocks '-----BEGIN CERTIFICATE-----')");
         }
         return out;
@@ -74,19 +73,19 @@ public final class PemFiles {
         for (Block b : blocks(file, setting)) {
             if (b.label().endsWith("PRIVATE KEY")) {
                 if (key != null) {
-                    throw new ConfigurationException(setting + " " + file + ": more than one private key in the file");
+                    throw new TlsFileException(setting + " " + file + ": more than one private key in the file");
                 }
                 key = b;
             }
         }
         if (key == null) {
-            throw new ConfigurationException(setting + " " + file + ": no private key in the file (expected a PEM"
+            throw new TlsFileException(setting + " " + file + ": no private key in the file (expected a PEM"
                     + " block '-----BEGIN PRIVATE KEY-----', '-----BEGIN RSA PRIVATE KEY-----' or"
                     + " '-----BEGIN EC PRIVATE KEY-----')");
         }
         if (key.label().equals("ENCRYPTED PRIVATE KEY")
                 || key.headers().stream().anyMatch(h -> h.startsWith("Proc-Type:") && h.contains("ENCRYPTED"))) {
-            throw new ConfigurationException(setting + " " + file + ": the private key is encrypted; Tablestream"
+            throw new TlsFileException(setting + " " + file + ": the private key is encrypted; Tablestream"
                     + " reads unencrypted keys (protect the file by its permissions), e.g. decrypt it with"
                     + " 'openssl pkey -in " + file + " -out key.pem'");
         }
@@ -99,15 +98,15 @@ public final class PemFiles {
                 case "EC PRIVATE KEY" -> KeyFactory.getInstance("EC").generatePrivate(new PKCS8EncodedKeySpec(
                         Der.sequence(Der.integer(0), Der.sequence(Der.objectIdentifier(Der.EC_PUBLIC_KEY),
                                 curveOf(key.der())), Der.octetString(key.der()))));
-                default -> throw new ConfigurationException(setting + " " + file + ": a '" + key.label()
+                default -> throw new TlsFileException(setting + " " + file + ": a '" + key.label()
                         + "' is not a key form Tablestream reads (PKCS#8 'PRIVATE KEY', PKCS#1 'RSA PRIVATE KEY', SEC1"
                         + " 'EC PRIVATE KEY')");
             };
         } catch (GeneralSecurityException | IllegalArgumentException e) {
-            if (e instanceof ConfigurationException c) {
+            if (e instanceof TlsFileException c) {
                 throw c;
             }
-            throw new ConfigurationException(setting + " " + file + ": the '" + key.label() + "' block is not a"
+            throw new TlsFileException(setting + " " + file + ": the '" + key.label() + "' block is not a"
                     + " valid key (" + e.getMessage() + ")", e);
         }
     }
@@ -149,14 +148,14 @@ public final class PemFiles {
         String text;
         try {
             if (Files.size(file) > MAX_BYTES) {
-                throw new ConfigurationException(setting + " " + file + ": the file is larger than 1 MiB, not a PEM"
+                throw new TlsFileException(setting + " " + file + ": the file is larger than 1 MiB, not a PEM"
                         + " certificate or key file");
             }
             text = Files.readString(file, StandardCharsets.ISO_8859_1);
         } catch (NoSuchFileException e) {
-            throw new ConfigurationException(setting + " " + file + ": no such file");
+            throw new TlsFileException(setting + " " + file + ": no such file");
         } catch (IOException e) {
-            throw new ConfigurationException(setting + " " + file + ": cannot be read (" + e + ")", e);
+            throw new TlsFileException(setting + " " + file + ": cannot be read (" + e + ")", e);
         }
         List<Block> blocks = new ArrayList<>();
         String label = null;
@@ -178,14 +177,14 @@ public final class PemFiles {
             }
             if (line.startsWith("-----END ")) {
                 if (!line.equals("-----END " + label + "-----")) {
-                    throw new ConfigurationException(setting + " " + file + ": line " + lineNumber + " ends a '"
+                    throw new TlsFileException(setting + " " + file + ": line " + lineNumber + " ends a '"
                             + line.substring(9).replace("-", "").strip() + "' block begun as '" + label + "' on line "
                             + begun);
                 }
                 try {
                     blocks.add(new Block(label, List.copyOf(headers), Base64.getMimeDecoder().decode(body.toString())));
                 } catch (IllegalArgumentException e) {
-                    throw new ConfigurationException(setting + " " + file + ": the '" + label + "' block of lines "
+                    throw new TlsFileException(setting + " " + file + ": the '" + label + "' block of lines "
                             + begun + "-" + lineNumber + " is not valid base64", e);
                 }
                 label = null;
@@ -196,11 +195,11 @@ public final class PemFiles {
             }
         }
         if (label != null) {
-            throw new ConfigurationException(setting + " " + file + ": the '" + label + "' block begun on line " + begun
+            throw new TlsFileException(setting + " " + file + ": the '" + label + "' block begun on line " + begun
                     + " never ends");
         }
         if (blocks.isEmpty()) {
-            throw new ConfigurationException(setting + " " + file + ": not a PEM file (no '-----BEGIN ...-----' line)");
+            throw new TlsFileException(setting + " " + file + ": not a PEM file (no '-----BEGIN ...-----' line)");
         }
         return blocks;
     }

@@ -1,6 +1,5 @@
 package io.tablestream.server.tls;
 
-import io.tablestream.server.ConfigurationException;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
@@ -28,12 +27,12 @@ public record ServerCertificate(List<X509Certificate> chain, PrivateKey key) {
         chain = List.copyOf(chain);
     }
 
-    /** Reads and checks the pair; a {@link ConfigurationException} names the file at fault. */
+    /** Reads and checks the pair; a {@link TlsFileException} names the file at fault. */
     public static ServerCertificate read(Path certFile, String certSetting, Path keyFile, String keySetting) {
         List<X509Certificate> chain = PemFiles.certificates(certFile, certSetting);
         PrivateKey key = PemFiles.privateKey(keyFile, keySetting);
         if (!belongTogether(key, chain.get(0).getPublicKey())) {
-            throw new ConfigurationException(keySetting + " " + keyFile + ": the private key does not belong to the"
+            throw new TlsFileException(keySetting + " " + keyFile + ": the private key does not belong to the"
                     + " certificate of " + certSetting + " " + certFile + " (" + chain.get(0).getSubjectX500Principal()
                     + "); the certificate file must begin with the certificate of this key");
         }

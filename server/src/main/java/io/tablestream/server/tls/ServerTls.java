@@ -1,14 +1,9 @@
 package io.tablestream.server.tls;
 
 import io.javalin.config.JettyConfig;
-import io.tablestream.server.ConfigurationException;
-import io.tablestream.server.ServerConfig;
-import io.tablestream.server.ServerSettings;
-import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
-import java.util.Optional;
 import javax.net.ssl.SSLContext;
 import org.eclipse.jetty.http.HttpVersion;
 import org.eclipse.jetty.server.HttpConfiguration;
@@ -21,11 +16,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * TLS of one instance, when {@code tls-cert-file} is set: the HTTPS port of the Table service
+ * TLS of one instance (when it has a certificate): the HTTPS port of the Table service
  * (and, only when asked, a plain HTTP port beside it), the trust its forwarding to other instances
  * uses, and the watch that re-reads the certificate, key and trust files when they change, so
- * certificates are rotated without a restart. Every file is read before anything else starts, so a
- * missing or malformed one stops the server at once with a message naming it.
+ * certificates are rotated without a restart. The server reads every file before anything else
+ * starts, so a missing or malformed one stops it at once with a message naming it.
  *
  * <p>The instances of a cluster all speak HTTPS or all plain HTTP: an instance with a certificate
  * forwards to the others' advertised addresses over HTTPS, one without over plain HTTP.
@@ -50,53 +45,28 @@ public final class ServerTls implements AutoCloseable {
     }
 
     /**
-     * The TLS {@code config} asks for, its files read and checked, their watch started; empty when
-     * {@code tls-cert-file} is not set (plain HTTP). A {@link ConfigurationException} says what is wrong.
+     * Reads and checks {@code certificate} and {@code key} (and {@code trust}, the CA certificates
+     * other instances are trusted by, or null for the JVM's defaults) and starts watching them, every
+     * {@code reloadCheck}, for changes; a {@link TlsFileException} says which file is wrong and how.
      */
-    public static Optional<ServerTls> from(ServerConfig config) {
-        String cert = config.get(ServerSettings.TLS_CERT_FILE).strip();
-        String key = config.get(ServerSettings.TLS_KEY_FILE).strip();
-        String trust = config.get(ServerSettings.TLS_TRUST_FILE).strip();
-        int plainPort = config.get(ServerSettings.PLAIN_HTTP_PORT);
-        if (cert.isEmpty() != key.isEmpty()) {
-            throw new ConfigurationException("tls-cert-file and tls-key-file go together: set both (HTTPS) or"
-                    + " neither (plain HTTP); only " + (cert.isEmpty() ? "tls-key-file" : "tls-cert-file") + " is set");
-        }
-        if (cert.isEmpty()) {
-            if (!trust.isEmpty()) {
-                throw new ConfigurationException("tls-trust-file is set but tls-cert-file is not: instances forward"
-                        + " to each other over HTTPS only when they serve HTTPS themselves");
-            }
-            if (plainPort != -1) {
-                throw new ConfigurationException("plain-http-port is set but tls-cert-file is not: without a"
-                        + " certificate the port (" + config.get(ServerSettings.PORT) + ") serves plain HTTP already");
-            }
-            return Optional.empty();
-        }
-        if (plainPort < -1 || plainPort > 65_535) {
-            throw new ConfigurationException("plain-http-port " + plainPort + ": a port (0 picks a free one) or -1");
-        }
-        Path certFile = Path.of(cert).toAbsolutePath();
-        Path keyFile = Path.of(key).toAbsolutePath();
-        ServerCertificate certificate = ServerCertificate.read(certFile, ServerSettings.TLS_CERT_FILE.name(), keyFile,
-                ServerSettings.TLS_KEY_FILE.name());
-        Path trustFile = trust.isEmpty() ? null : Path.of(trust).toAbsolutePath();
-        PeerTrust peerTrust = trustFile == null ? PeerTrust.jvmDefault()
-                : PeerTrust.of(trustFile, ServerSettings.TLS_TRUST_FILE.name());
-        FileWatch watch = new FileWatch(Duration.ofMillis(Math.max(1, config.get(ServerSettings.TLS_RELOAD_CHECK_MS))));
-        ServerTls tls = new ServerTls(certificate, peerTrust, watch);
-        LOG.info("HTTPS with the certificate {} of {}", certificate.describe(), certFile);
+    public static ServerTls start(TlsFile certificate, TlsFile key, TlsFile trust, Duration reloadCheck) {
+        ServerCertificate served = ServerCertificate.read(certificate.path(), certificate.setting(), key.path(),
+                key.setting());
+        PeerTrust peerTrust = trust == null ? PeerTrust.jvmDefault() : PeerTrust.of(trust.path(), trust.setting());
+        FileWatch watch = new FileWatch(reloadCheck);
+        ServerTls tls = new ServerTls(served, peerTrust, watch);
+        LOG.info("HTTPS with the certificate {} of {}", served.describe(), certificate);
         tls.warnIfNotValidNow();
-        watch.watch("The TLS certificate (tls-cert-file " + certFile + ", tls-key-file " + keyFile + ")",
-                List.of(certFile, keyFile), () -> tls.reloadCertificate(certFile, keyFile));
-        if (trustFile != null) {
-            LOG.info("Other instances are trusted when their certificates were issued by a CA of {}", trustFile);
-            watch.watch("The trust file (tls-trust-file " + trustFile + ")", List.of(trustFile), () -> {
-                peerTrust.replace(PemFiles.certificates(trustFile, ServerSettings.TLS_TRUST_FILE.name()));
-                LOG.info("Now trusting the CA certificates of {} for other instances", trustFile);
+        watch.watch("The TLS certificate (" + certificate + ", " + key + ")",
+                List.of(certificate.path(), key.path()), () -> tls.reloadCertificate(certificate, key));
+        if (trust != null) {
+            LOG.info("Other instances are trusted when their certificates were issued by a CA of {}", trust);
+            watch.watch("The trust file (" + trust + ")", List.of(trust.path()), () -> {
+                peerTrust.replace(PemFiles.certificates(trust.path(), trust.setting()));
+                LOG.info("Now trusting the CA certificates of {} for other instances", trust);
             });
         }
-        return Optional.of(tls);
+        return tls;
     }
 
     /**
@@ -141,16 +111,16 @@ public final class ServerTls implements AutoCloseable {
         return certificate;
     }
 
-    private void reloadCertificate(Path certFile, Path keyFile) {
-        ServerCertificate next = ServerCertificate.read(certFile, ServerSettings.TLS_CERT_FILE.name(), keyFile,
-                ServerSettings.TLS_KEY_FILE.name());
+    private void reloadCertificate(TlsFile certificateFile, TlsFile keyFile) {
+        ServerCertificate next = ServerCertificate.read(certificateFile.path(), certificateFile.setting(),
+                keyFile.path(), keyFile.setting());
         try {
             sslContextFactory.reload(factory -> factory.setKeyStore(next.keyStore()));
         } catch (Exception e) {
-            throw new ConfigurationException("the new certificate cannot be served: " + e.getMessage(), e);
+            throw new TlsFileException(certificateFile + ": the new certificate cannot be served: " + e.getMessage(), e);
         }
         certificate = next;
-        LOG.info("Now serving the TLS certificate {} (re-read from {})", next.describe(), certFile);
+        LOG.info("Now serving the TLS certificate {} (re-read from {})", next.describe(), certificateFile);
         warnIfNotValidNow();
     }
 
@@ -161,7 +131,7 @@ public final class ServerTls implements AutoCloseable {
         }
     }
 
-    /** Checks the watched files for changes now (the watch does so every {@code tls-reload-check-ms}). */
+    /** Checks the watched files for changes now (the watch does so every reload check interval). */
     void checkFilesNow() {
         watch.checkAll();
     }

@@ -3,7 +3,6 @@ package io.tablestream.server.tls;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.tablestream.server.ConfigurationException;
 import io.tablestream.testsupport.TestCertificates;
 import io.tablestream.testsupport.TestCertificates.KeyForm;
 import io.tablestream.testsupport.TestCertificates.KeyKind;
@@ -93,7 +92,7 @@ class PemFilesTest {
         assertThat(ServerCertificate.read(cert, "tls-cert-file", ec.writeKey(dir.resolve("ec.pem"), KeyForm.PKCS8),
                 "tls-key-file").leaf()).isEqualTo(ec.certificate());
         assertThatThrownBy(() -> ServerCertificate.read(cert, "tls-cert-file", otherKey, "tls-key-file"))
-                .isInstanceOf(ConfigurationException.class)
+                .isInstanceOf(TlsFileException.class)
                 .hasMessageContaining("tls-key-file " + otherKey + ": the private key does not belong to the certificate"
                         + " of tls-cert-file " + cert);
     }
@@ -103,7 +102,7 @@ class PemFilesTest {
         Path missing = dir.resolve("nowhere.pem");
 
         assertThatThrownBy(() -> PemFiles.certificates(missing, "tls-cert-file"))
-                .isInstanceOf(ConfigurationException.class)
+                .isInstanceOf(TlsFileException.class)
                 .hasMessage("tls-cert-file " + missing + ": no such file");
     }
 
@@ -155,7 +154,7 @@ class PemFilesTest {
 
         for (Path file : List.of(pkcs8, traditional)) {
             assertThatThrownBy(() -> PemFiles.privateKey(file, "tls-key-file"))
-                    .isInstanceOf(ConfigurationException.class)
+                    .isInstanceOf(TlsFileException.class)
                     .hasMessageStartingWith("tls-key-file " + file + ": the private key is encrypted")
                     .hasMessageContaining("openssl pkey -in " + file);
         }
