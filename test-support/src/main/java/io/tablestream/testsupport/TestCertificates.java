@@ -24,6 +24,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
 import javax.security.auth.x500.X500Principal;
+import org.bouncycastle.asn1.pkcs.PrivateKeyInfo;
 import org.bouncycastle.asn1.x509.BasicConstraints;
 import org.bouncycastle.asn1.x509.ExtendedKeyUsage;
 import org.bouncycastle.asn1.x509.Extension;
@@ -31,6 +32,7 @@ import org.bouncycastle.asn1.x509.GeneralName;
 import org.bouncycastle.asn1.x509.GeneralNames;
 import org.bouncycastle.asn1.x509.KeyPurposeId;
 import org.bouncycastle.asn1.x509.KeyUsage;
+import org.bouncycastle.asn1.x509.SubjectPublicKeyInfo;
 import org.bouncycastle.cert.X509v3CertificateBuilder;
 import org.bouncycastle.cert.jcajce.JcaX509CertificateConverter;
 import org.bouncycastle.cert.jcajce.JcaX509ExtensionUtils;
@@ -39,6 +41,7 @@ import org.bouncycastle.openssl.jcajce.JcaPEMWriter;
 import org.bouncycastle.openssl.jcajce.JcaPKCS8Generator;
 import org.bouncycastle.operator.OperatorCreationException;
 import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
+import org.bouncycastle.util.io.pem.PemObject;
 
 /**
  * A certificate authority made for one test, and the certificates it issues: real X.509 (v3, with
@@ -179,9 +182,23 @@ public final class TestCertificates {
         public String keyPem(KeyForm form) {
             PrivateKey key = keys.getPrivate();
             try {
-                return form == KeyForm.PKCS8 ? pem(new JcaPKCS8Generator(key, null).generate()) : pem(key);
-            } catch (org.bouncycastle.util.io.pem.PemGenerationException e) {
-                throw new IllegalStateException(e);
+                if (form == KeyForm.PKCS8) {
+                    return pem(new JcaPKCS8Generator(key, null).generate());
+                }
+                if (key.getAlgorithm().equals("EC")) {
+                    // SEC1 as OpenSSL writes it: with the named curve and the public key, which the
+                    // key's own PKCS#8 form keeps outside the inner structure
+                    PrivateKeyInfo info = PrivateKeyInfo.getInstance(key.getEncoded());
+                    org.bouncycastle.asn1.sec.ECPrivateKey inner =
+                            org.bouncycastle.asn1.sec.ECPrivateKey.getInstance(info.parsePrivateKey());
+                    org.bouncycastle.asn1.sec.ECPrivateKey full = new org.bouncycastle.asn1.sec.ECPrivateKey(256,
+                            inner.getKey(), SubjectPublicKeyInfo.getInstance(keys.getPublic().getEncoded())
+                            .getPublicKeyData(), info.getPrivateKeyAlgorithm().getParameters());
+                    return pem(new PemObject("EC PRIVATE KEY", full.getEncoded()));
+                }
+                return pem(key); // RSA: PKCS#1
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
             }
         }
 

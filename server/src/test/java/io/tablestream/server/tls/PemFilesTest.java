@@ -76,6 +76,19 @@ class PemFilesTest {
     }
 
     @Test
+    void anEcKeyThatDoesNotNameItsCurveSaysHowToRewriteIt() throws Exception {
+        java.io.StringWriter pem = new java.io.StringWriter();
+        try (org.bouncycastle.openssl.jcajce.JcaPEMWriter writer = new org.bouncycastle.openssl.jcajce.JcaPEMWriter(pem)) {
+            writer.writeObject(ec.keys().getPrivate()); // the bare SEC1 structure, without its [0] parameters
+        }
+        Path file = write("key.pem", pem.toString());
+
+        assertThatThrownBy(() -> PemFiles.privateKey(file, "tls-key-file"))
+                .hasMessageContaining("tls-key-file " + file + ": the 'EC PRIVATE KEY' block is not a valid key")
+                .hasMessageContaining("does not name its curve");
+    }
+
+    @Test
     void readsTheChainInFileOrder() {
         Path file = ec.writeChain(dir.resolve("chain.pem"));
 
