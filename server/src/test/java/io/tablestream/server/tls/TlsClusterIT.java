@@ -12,7 +12,9 @@ import com.azure.data.tables.sas.TableSasPermission;
 import com.azure.data.tables.sas.TableSasProtocol;
 import com.azure.data.tables.sas.TableSasSignatureValues;
 import io.tablestream.server.RawTableClient;
+import io.tablestream.server.ServerConfig;
 import io.tablestream.server.ServerSettings;
+import io.tablestream.server.TablestreamServer;
 import io.tablestream.server.TableNames;
 import io.tablestream.server.process.ServerProcess;
 import io.tablestream.testsupport.KafkaCluster;
@@ -28,6 +30,7 @@ import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -36,8 +39,8 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * Three instances, each in a JVM of its own (as in the cluster tests), serving HTTPS with a
- * certificate of their own issued by a CA made for the test, and trusting that CA for each other:
+ * Three instances of a cluster on the shared test broker, serving HTTPS with a certificate of their
+ * own issued by a CA made for the test, and trusting that CA for each other:
  * through the official SDK over {@code DefaultEndpointsProtocol=https}, every instance answers
  * every request, reads of partitions held elsewhere and scans gathered from all being forwarded
  * between instances over HTTPS with the peer verified; a SAS restricted to https is honoured
@@ -52,7 +55,7 @@ class TlsClusterIT {
 
     private Path root;
     private TestCertificates ca;
-    private final List<ServerProcess> nodes = new ArrayList<>();
+    private final List<TablestreamServer> nodes = new ArrayList<>();
     private final List<Integer> ports = new ArrayList<>();
     private String table;
 
@@ -65,32 +68,43 @@ class TlsClusterIT {
         for (int i = 0; i < 3; i++) {
             ports.add(ServerProcess.freePort());
         }
+        // in this JVM, not in processes of their own as the fail-over tests need: a third of the time
+        List<CompletableFuture<TablestreamServer>> starting = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
             String id = "node-" + (i + 1);
             // each instance its own certificate, naming the address the others reach it at
             TestCertificates.Issued certificate = ca.issue(id, "localhost", "127.0.0.1");
-            nodes.add(ServerProcess.builder(root.resolve(id))
-                    .with(ServerSettings.KAFKA_BOOTSTRAP_SERVERS, kafka.bootstrapServers())
-                    .with(ServerSettings.TOPIC_PREFIX, prefix)
-                    .with(ServerSettings.PARTITIONS, PARTITIONS)
-                    .with(ServerSettings.PORT, ports.get(i))
-                    .with(ServerSettings.ADVERTISED_ADDRESS, "127.0.0.1:" + ports.get(i))
-                    .with(ServerSettings.INSTANCE_ID, id)
-                    .with(ServerSettings.STREAM_THREADS, 1)
-                    .with(ServerSettings.GROUP_SESSION_TIMEOUT_MS, 3_000)
-                    .with(ServerSettings.GROUP_HEARTBEAT_INTERVAL_MS, 500)
-                    .with(ServerSettings.TLS_CERT_FILE, certificate.writeChain(root.resolve("tls/" + id + ".pem")))
-                    .with(ServerSettings.TLS_KEY_FILE, certificate.writeKey(root.resolve("tls/" + id + "-key.pem"),
-                            KeyForm.PKCS8))
-                    .with(ServerSettings.TLS_TRUST_FILE, trust)
-                    .log(Path.of("target", "server-processes", prefix + "-" + id + ".log").toAbsolutePath())
-                    .start());
+            ServerConfig config = ServerConfig.of(Map.ofEntries(
+                    Map.entry(ServerSettings.DATA_DIR, root.resolve(id)),
+                    Map.entry(ServerSettings.KAFKA_BOOTSTRAP_SERVERS, kafka.bootstrapServers()),
+                    Map.entry(ServerSettings.TOPIC_PREFIX, prefix),
+                    Map.entry(ServerSettings.PARTITIONS, PARTITIONS),
+                    Map.entry(ServerSettings.PORT, ports.get(i)),
+                    Map.entry(ServerSettings.ADVERTISED_ADDRESS, "127.0.0.1:" + ports.get(i)),
+                    Map.entry(ServerSettings.INSTANCE_ID, id),
+                    Map.entry(ServerSettings.STREAM_THREADS, 1),
+                    Map.entry(ServerSettings.GROUP_SESSION_TIMEOUT_MS, 3_000),
+                    Map.entry(ServerSettings.GROUP_HEARTBEAT_INTERVAL_MS, 500),
+                    Map.entry(ServerSettings.TLS_CERT_FILE, certificate.writeChain(root.resolve("tls/" + id + ".pem"))),
+                    Map.entry(ServerSettings.TLS_KEY_FILE, certificate.writeKey(root.resolve("tls/" + id + "-key.pem"),
+                            KeyForm.PKCS8)),
+                    Map.entry(ServerSettings.TLS_TRUST_FILE, trust)));
             if (i == 0) {
-                nodes.get(0).awaitServing(Duration.ofMinutes(2)); // creates the topics; the others join them
+                nodes.add(TablestreamServer.start(config)); // creates the topics; the others join them
+            } else {
+                starting.add(CompletableFuture.supplyAsync(() -> TablestreamServer.start(config)));
             }
         }
-        for (ServerProcess node : nodes) {
-            node.awaitServing(Duration.ofMinutes(2));
+        RuntimeException failed = null;
+        for (CompletableFuture<TablestreamServer> s : starting) {
+            try {
+                nodes.add(s.join()); // every one that started is stopped after the tests, whatever failed
+            } catch (RuntimeException e) {
+                failed = failed == null ? e : failed;
+            }
+        }
+        if (failed != null) {
+            throw failed;
         }
         awaitEveryInstanceActiveAndReachable(Duration.ofSeconds(90));
         table = TableNames.unique("TlsCluster");
@@ -102,7 +116,7 @@ class TlsClusterIT {
 
     @AfterAll
     void stopAll() {
-        nodes.forEach(ServerProcess::close);
+        nodes.forEach(TablestreamServer::close);
         TestDirectories.delete(root);
     }
 
