@@ -137,6 +137,11 @@ public final class ServerSettings {
     public static final String KAFKA_PREFIX = "kafka.";
     /** Settings passed as they are to Kafka Streams (its own names, and its client prefixes such as consumer.). */
     public static final String STREAMS_PREFIX = "streams.";
+    /**
+     * Settings passed as they are to the embedded broker (its own names, e.g. {@code broker.num.io.threads});
+     * ignored with {@code kafka-bootstrap-servers}. Its identity, listeners and directories are not settable.
+     */
+    public static final String BROKER_PREFIX = "broker.";
     // ---- end of running several instances ----
 
     // ---- TLS: HTTPS on the Table endpoint and between instances (docs/operations.md, "Security") ----
@@ -186,12 +191,16 @@ public final class ServerSettings {
             TLS_CERT_FILE, TLS_KEY_FILE, TLS_TRUST_FILE, PLAIN_HTTP_PORT, TLS_RELOAD_CHECK_MS,
             METRICS, METRICS_REQUIRE_KEY, CONSOLE, HEALTH_BROKER_CHECK_MS);
 
-    /** The prefixes of the settings passed through to Kafka ({@link #KAFKA_PREFIX}, {@link #STREAMS_PREFIX}). */
-    public static final List<String> PASS_THROUGH_PREFIXES = List.of(KAFKA_PREFIX, STREAMS_PREFIX);
+    /**
+     * The prefixes of the settings passed through to Kafka ({@link #KAFKA_PREFIX}, {@link #STREAMS_PREFIX},
+     * {@link #BROKER_PREFIX}).
+     */
+    public static final List<String> PASS_THROUGH_PREFIXES = List.of(KAFKA_PREFIX, STREAMS_PREFIX, BROKER_PREFIX);
 
     /**
      * Whether {@code variable} is an environment variable the server reads: a setting's, or one of
-     * the pass-through forms {@code TABLESTREAM_KAFKA_<NAME>} and {@code TABLESTREAM_STREAMS_<NAME>}.
+     * the pass-through forms {@code TABLESTREAM_KAFKA_<NAME>}, {@code TABLESTREAM_STREAMS_<NAME>} and
+     * {@code TABLESTREAM_BROKER_<NAME>}.
      */
     public static boolean isKnownEnvironmentVariable(String variable) {
         for (Setting<?> s : ALL) {

@@ -78,11 +78,12 @@ public final class TablestreamServer implements AutoCloseable {
         }
         String bootstrap = config.get(ServerSettings.KAFKA_BOOTSTRAP_SERVERS);
         if (bootstrap.isBlank()) {
-            EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.builder(dataDir.resolve("kafka"))
+            EmbeddedKafkaBroker.Builder builder = EmbeddedKafkaBroker.builder(dataDir.resolve("kafka"))
                     .brokerPort(config.get(ServerSettings.KAFKA_PORT))
                     .controllerPort(config.get(ServerSettings.KAFKA_CONTROLLER_PORT))
-                    .startupTimeout(Duration.ofMillis(config.get(ServerSettings.KAFKA_STARTUP_TIMEOUT_MS)))
-                    .start();
+                    .startupTimeout(Duration.ofMillis(config.get(ServerSettings.KAFKA_STARTUP_TIMEOUT_MS)));
+            config.passThrough(ServerSettings.BROKER_PREFIX).forEach(builder::brokerProperty);
+            EmbeddedKafkaBroker broker = builder.start();
             started.push(broker);
             bootstrap = broker.bootstrapServers();
             LOG.info("Embedded Kafka broker running at {} (data in {}); change-feed consumers and Kafka-native"
