@@ -24,6 +24,19 @@ class ServerConfigTest {
     }
 
     @Test
+    void brokerSettingsPassThroughApartFromTheClients(@TempDir Path dir) throws IOException {
+        Path file = dir.resolve("tablestream.properties");
+        Files.writeString(file, "broker.num.io.threads=4\nkafka.linger.ms=1\n");
+        ServerConfig config = ServerConfig.load(file);
+
+        assertThat(config.passThrough(ServerSettings.BROKER_PREFIX)).containsEntry("num.io.threads", "4")
+                .doesNotContainKey("linger.ms");
+        assertThat(config.passThrough(ServerSettings.KAFKA_PREFIX)).containsEntry("linger.ms", "1")
+                .doesNotContainKey("num.io.threads");
+        assertThat(ServerSettings.isKnownEnvironmentVariable("TABLESTREAM_BROKER_NUM_IO_THREADS")).isTrue();
+    }
+
+    @Test
     void environmentVariablesNameKafkaSettingsAsKafkasImagesDo() {
         assertThat(Setting.passThroughName("SESSION_TIMEOUT_MS")).isEqualTo("session.timeout.ms");
         assertThat(Setting.passThroughName("CONSUMER_GROUP__ID")).isEqualTo("consumer.group_id");

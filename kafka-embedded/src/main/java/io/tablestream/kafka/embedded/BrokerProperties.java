@@ -103,6 +103,13 @@ record BrokerProperties(Path dataDirectory, String host, int brokerPort, int con
         p.put("log.flush.offset.checkpoint.interval.ms", "10000");
         p.put("num.recovery.threads.per.data.dir", "2");
 
+        // Request threads for a broker that shares its process (and its cores) with its only clients:
+        // Kafka's 8 request handlers and 3 network threads each take a wake-up per request they pick,
+        // which cost more CPU than the requests themselves here (measured: 14% less server CPU per
+        // write with 2 and 1, at a higher rate).
+        p.put("num.io.threads", "2");
+        p.put("num.network.threads", "1");
+
         // The log cleaner (compacted changelogs) preallocates this buffer; 128 MiB is a lot in-process.
         p.put("log.cleaner.dedupe.buffer.size", Integer.toString(32 * 1024 * 1024));
 

@@ -75,8 +75,15 @@ class BrokerPropertiesTest {
 
     @Test
     void letsExtraPropertiesReplaceDefaults() {
-        assertThat(properties("127.0.0.1", Map.of("log.retention.ms", "60000", "num.io.threads", "2")).asMap())
+        assertThat(properties("127.0.0.1", Map.of("log.retention.ms", "60000", "num.io.threads", "4")).asMap())
                 .containsEntry("log.retention.ms", "60000")
-                .containsEntry("num.io.threads", "2");
+                .containsEntry("num.io.threads", "4");
+    }
+
+    @Test
+    void keepsRequestThreadsFewForABrokerSharingItsProcess() {
+        assertThat(properties("127.0.0.1", Map.of()).asMap())
+                .containsEntry("num.io.threads", "2")
+                .containsEntry("num.network.threads", "1");
     }
 }

@@ -8,15 +8,31 @@ import io.tablestream.core.registry.TableRegistry;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BooleanSupplier;
+import java.util.function.Function;
 import io.tablestream.processor.store.RegistryEvents;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.errors.InvalidStateStoreException;
 
-/** {@link TableRegistry} over the global registry store, through interactive queries. */
+/**
+ * {@link TableRegistry} over the global registry store, through interactive queries. A table's
+ * record by name and an account's service properties, which every request looks up, are kept once
+ * read until the registry next changes ({@link RegistryEvents#generation}): a lookup then costs a
+ * map read instead of a store query, a RocksDB get and a decode, and never shows a record older than
+ * the store does.
+ */
 public final class StreamsTableRegistry implements TableRegistry {
+    /** Lookups kept at most; beyond it the cache starts again (accounts with many tables stay correct, just slower). */
+    static final int CACHED_LOOKUPS = 10_000;
+
     private final KafkaStreams streams;
     private final RegistryEvents events;
+    private final ConcurrentHashMap<String, Cached> cache = new ConcurrentHashMap<>();
+
+    /** A lookup's result, read while the registry was at {@code generation}. */
+    private record Cached(long generation, Object value) {
+    }
 
     public StreamsTableRegistry(KafkaStreams streams, RegistryEvents events) {
         this.streams = streams;
@@ -34,11 +50,33 @@ public final class StreamsTableRegistry implements TableRegistry {
 
     @Override
     public Optional<TableRecord> byName(String account, TableName name) {
+        return cached(RegistryKey.byName(account, name), view -> view.byName(account, name));
+    }
+
+    /**
+     * The lookup {@code key}'s value as read by {@code read}: the one kept, if it was read at the
+     * registry's current generation; else read now, and kept if no change arrived meanwhile.
+     */
+    @SuppressWarnings("unchecked")
+    private <T> T cached(String key, Function<RegistryView, T> read) {
+        long generation = events.generation();
+        Cached kept = cache.get(key);
+        if (kept != null && kept.generation() == generation) {
+            return (T) kept.value();
+        }
+        T value;
         try {
-            return view().byName(account, name);
+            value = read.apply(view());
         } catch (InvalidStateStoreException e) {
             throw QueryableStores.translate(e);
         }
+        if (events.generation() == generation) {
+            if (cache.size() >= CACHED_LOOKUPS) {
+                cache.clear();
+            }
+            cache.put(key, new Cached(generation, value));
+        }
+        return value;
     }
 
     @Override
@@ -52,11 +90,7 @@ public final class StreamsTableRegistry implements TableRegistry {
 
     @Override
     public ServiceProperties serviceProperties(String account) {
-        try {
-            return view().serviceProperties(account);
-        } catch (InvalidStateStoreException e) {
-            throw QueryableStores.translate(e);
-        }
+        return cached(RegistryKey.forAccount(account), view -> view.serviceProperties(account));
     }
 
     @Override

@@ -2,6 +2,7 @@ package io.tablestream.processor.store;
 
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -11,6 +12,8 @@ import java.util.function.BooleanSupplier;
  */
 public final class RegistryEvents {
     private final CopyOnWriteArrayList<Waiter> waiters = new CopyOnWriteArrayList<>();
+    /** Moves on every change, before waiters are told: what was read at one generation is current while it holds. */
+    private final AtomicLong generation = new AtomicLong();
 
     /**
      * Called by the global store's processor after each registry record it applied. A condition
@@ -18,6 +21,7 @@ public final class RegistryEvents {
      * waiter only, never the thread that applies the registry.
      */
     public void changed() {
+        generation.incrementAndGet();
         for (Waiter w : waiters) {
             try {
                 if (w.condition.getAsBoolean()) {
@@ -27,6 +31,14 @@ public final class RegistryEvents {
                 w.future.completeExceptionally(e);
             }
         }
+    }
+
+    /**
+     * How many changes were applied so far. A value read from the registry store while this stays
+     * the same is the current one (every change is in the store before the generation moves).
+     */
+    public long generation() {
+        return generation.get();
     }
 
     /** Completes once {@code condition} holds; the caller bounds the wait. */

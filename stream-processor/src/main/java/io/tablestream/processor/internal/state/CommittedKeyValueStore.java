@@ -112,6 +112,10 @@ public final class CommittedKeyValueStore implements KeyValueStore<Bytes, byte[]
         options.setCreateIfMissing(true);
         options.setCreateMissingColumnFamilies(true);
         options.setIncreaseParallelism(2);
+        // A bloom filter over each memtable's keys: a get of a key the memtable lacks (every insert
+        // of a new entity) skips the skip-list search, which was ~5% of a stream thread's CPU.
+        options.setMemtablePrefixBloomSizeRatio(0.05);
+        options.setMemtableWholeKeyFiltering(true);
         RocksDBConfigSetter setter = configSetter(configs.get(StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG));
         if (setter != null) {
             setter.setConfig(name, options, configs);
