@@ -8,7 +8,6 @@ import io.tablestream.core.registry.TableRegistry;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 import io.tablestream.processor.store.RegistryEvents;
@@ -18,25 +17,21 @@ import org.apache.kafka.streams.errors.InvalidStateStoreException;
 /**
  * {@link TableRegistry} over the global registry store, through interactive queries. A table's
  * record by name and an account's service properties, which every request looks up, are kept once
- * read until the registry next changes ({@link RegistryEvents#generation}): a lookup then costs a
- * map read instead of a store query, a RocksDB get and a decode, and never shows a record older than
- * the store does.
+ * read until the registry next changes ({@link RegistryLookups}): a lookup then costs a map read
+ * instead of a store query, a RocksDB get and a decode.
  */
 public final class StreamsTableRegistry implements TableRegistry {
-    /** Lookups kept at most; beyond it the cache starts again (accounts with many tables stay correct, just slower). */
-    static final int CACHED_LOOKUPS = 10_000;
+    /** Lookups kept at most. */
+    private static final int CACHED_LOOKUPS = 10_000;
 
     private final KafkaStreams streams;
     private final RegistryEvents events;
-    private final ConcurrentHashMap<String, Cached> cache = new ConcurrentHashMap<>();
-
-    /** A lookup's result, read while the registry was at {@code generation}. */
-    private record Cached(long generation, Object value) {
-    }
+    private final RegistryLookups lookups;
 
     public StreamsTableRegistry(KafkaStreams streams, RegistryEvents events) {
         this.streams = streams;
         this.events = events;
+        this.lookups = new RegistryLookups(events::generation, CACHED_LOOKUPS);
     }
 
     @Override
@@ -53,30 +48,15 @@ public final class StreamsTableRegistry implements TableRegistry {
         return cached(RegistryKey.byName(account, name), view -> view.byName(account, name));
     }
 
-    /**
-     * The lookup {@code key}'s value as read by {@code read}: the one kept, if it was read at the
-     * registry's current generation; else read now, and kept if no change arrived meanwhile.
-     */
-    @SuppressWarnings("unchecked")
+    /** The lookup {@code key}'s value, kept until the registry changes, else read from the store by {@code read}. */
     private <T> T cached(String key, Function<RegistryView, T> read) {
-        long generation = events.generation();
-        Cached kept = cache.get(key);
-        if (kept != null && kept.generation() == generation) {
-            return (T) kept.value();
-        }
-        T value;
-        try {
-            value = read.apply(view());
-        } catch (InvalidStateStoreException e) {
-            throw QueryableStores.translate(e);
-        }
-        if (events.generation() == generation) {
-            if (cache.size() >= CACHED_LOOKUPS) {
-                cache.clear();
+        return lookups.get(key, () -> {
+            try {
+                return read.apply(view());
+            } catch (InvalidStateStoreException e) {
+                throw QueryableStores.translate(e);
             }
-            cache.put(key, new Cached(generation, value));
-        }
-        return value;
+        });
     }
 
     @Override
