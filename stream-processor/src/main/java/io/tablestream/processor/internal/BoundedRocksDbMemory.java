@@ -7,6 +7,7 @@ import org.rocksdb.BlockBasedTableConfig;
 import org.rocksdb.Cache;
 import org.rocksdb.LRUCache;
 import org.rocksdb.Options;
+import org.rocksdb.RocksDB;
 import org.rocksdb.WriteBufferManager;
 import org.apache.kafka.streams.state.RocksDBConfigSetter;
 
@@ -58,6 +59,7 @@ public final class BoundedRocksDbMemory implements RocksDBConfigSetter {
     /** The cache and write buffers of {@code memory}, made on first use. */
     static Shared shared(StoreMemory memory) {
         return SHARED.computeIfAbsent(memory, m -> {
+            RocksDB.loadLibrary(); // a cache may be made before any RocksDB object has loaded the native library
             Cache cache = new LRUCache(m.totalBytes(), -1, false, 0.1);
             return new Shared(cache, new WriteBufferManager(m.writeBufferBytes(), cache));
         });
