@@ -90,7 +90,9 @@ public final class Main {
         }
         out.append("\nKafka client settings pass through by Kafka's own names: ").append(ServerSettings.KAFKA_PREFIX)
                 .append("<name> (every client, e.g. kafka.security.protocol or TABLESTREAM_KAFKA_SECURITY_PROTOCOL), ")
-                .append(ServerSettings.STREAMS_PREFIX).append("<name> (Kafka Streams) and ")
+                .append(ServerSettings.STREAMS_PREFIX).append("<name> (Kafka Streams), ")
+                .append(ServerSettings.INGEST_PREFIX).append("<name> (the command log's producer and outcome consumer only,"
+                        + " e.g. ingest.linger.ms) and ")
                 .append(ServerSettings.BROKER_PREFIX).append("<name> (the embedded broker, e.g. broker.num.io.threads).\n");
         return out.toString();
     }

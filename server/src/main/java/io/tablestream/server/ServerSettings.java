@@ -77,6 +77,14 @@ public final class ServerSettings {
     public static final Setting<Integer> RESPONDER_THREADS = Setting.integer("responder-threads", 16,
             "Threads that complete waiting requests (writes waiting for their outcome, reads waiting for a session"
                     + " token or another instance) and write their answers; never a Kafka client's or a stream thread.");
+    public static final Setting<Integer> HTTP_THREADS = Setting.integer("http-threads", 250,
+            "Most threads of the HTTP server's pool (Jetty's: they read requests, run handlers and write answers).");
+    public static final Setting<Integer> HTTP_MIN_THREADS = Setting.integer("http-min-threads", 8,
+            "Threads the HTTP server's pool keeps even when idle.");
+    public static final Setting<Integer> HTTP_RESERVED_THREADS = Setting.integer("http-reserved-threads", -1,
+            "Threads the HTTP server keeps parked, ready to take over selecting while a selector thread runs the request"
+                    + " it just read itself (-1: Jetty's choice from the cores and http-threads; 0: every request is handed"
+                    + " to a pool thread).");
     public static final Setting<Integer> REGISTRY_WAIT_MS = Setting.integer("registry-wait-ms", 10_000,
             "How long a table or service-properties change waits, once decided, for this instance's view of the"
                     + " table registry to show it (so the next request sees it) before answering 503 ServerBusy.");
@@ -142,6 +150,12 @@ public final class ServerSettings {
      * ignored with {@code kafka-bootstrap-servers}. Its identity, listeners and directories are not settable.
      */
     public static final String BROKER_PREFIX = "broker.";
+    /**
+     * Settings passed as they are to the command log's Kafka clients only (the ingest producer that appends
+     * every write's command, and the consumer of this instance's outcomes), over {@code kafka.*}: e.g.
+     * {@code ingest.linger.ms}, which {@code kafka.linger.ms} would also give the stream tasks' producers.
+     */
+    public static final String INGEST_PREFIX = "ingest.";
     // ---- end of running several instances ----
 
     // ---- TLS: HTTPS on the Table endpoint and between instances (docs/operations.md, "Security") ----
@@ -184,7 +198,7 @@ public final class ServerSettings {
             INSTANCE_ID,
             ADVERTISED_ADDRESS, ACCOUNTS, EMULATOR_ACCOUNT, ANONYMOUS_ACCESS, WRITE_TIMEOUT_MS, SESSION_TIMEOUT_MS,
             QUERY_ROW_BUDGET, CHANGE_FEED_READERS, CHANGE_FEED_RECORD_BUDGET, QUERY_PAGE_BYTES, TABLE_SCAN_BUDGET,
-            RESPONDER_THREADS, REGISTRY_WAIT_MS, EXPIRY_INTERVAL_MS, EXPIRY_BATCH, SWEEP_INTERVAL_MS, SWEEP_BATCH,
+            RESPONDER_THREADS, HTTP_THREADS, HTTP_MIN_THREADS, HTTP_RESERVED_THREADS, REGISTRY_WAIT_MS, EXPIRY_INTERVAL_MS, EXPIRY_BATCH, SWEEP_INTERVAL_MS, SWEEP_BATCH,
             INDEX_BUILD_INTERVAL_MS, INDEX_BUILD_BATCH, ROCKSDB_MEMORY_BYTES, ROCKSDB_WRITE_BUFFER_BYTES,
             STANDBY_LAG_REFRESH_MS, GROUP_SESSION_TIMEOUT_MS,
             GROUP_HEARTBEAT_INTERVAL_MS, TRANSACTION_TIMEOUT_MS, STANDBY_MAX_LAG, FORWARD_TIMEOUT_MS,
@@ -193,14 +207,15 @@ public final class ServerSettings {
 
     /**
      * The prefixes of the settings passed through to Kafka ({@link #KAFKA_PREFIX}, {@link #STREAMS_PREFIX},
-     * {@link #BROKER_PREFIX}).
+     * {@link #BROKER_PREFIX}, {@link #INGEST_PREFIX}).
      */
-    public static final List<String> PASS_THROUGH_PREFIXES = List.of(KAFKA_PREFIX, STREAMS_PREFIX, BROKER_PREFIX);
+    public static final List<String> PASS_THROUGH_PREFIXES = List.of(KAFKA_PREFIX, STREAMS_PREFIX, BROKER_PREFIX,
+            INGEST_PREFIX);
 
     /**
      * Whether {@code variable} is an environment variable the server reads: a setting's, or one of
-     * the pass-through forms {@code TABLESTREAM_KAFKA_<NAME>}, {@code TABLESTREAM_STREAMS_<NAME>} and
-     * {@code TABLESTREAM_BROKER_<NAME>}.
+     * the pass-through forms {@code TABLESTREAM_KAFKA_<NAME>}, {@code TABLESTREAM_STREAMS_<NAME>},
+     * {@code TABLESTREAM_BROKER_<NAME>} and {@code TABLESTREAM_INGEST_<NAME>}.
      */
     public static boolean isKnownEnvironmentVariable(String variable) {
         for (Setting<?> s : ALL) {

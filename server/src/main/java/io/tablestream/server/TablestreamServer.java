@@ -50,6 +50,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.streams.StreamsConfig;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -117,7 +118,7 @@ public final class TablestreamServer implements AutoCloseable {
         KafkaCommandLog commandLog = KafkaCommandLog.open(bootstrap, processor.topics().commands().name(),
                 processor.topics().outcomes().name(),
                 config.get(ServerSettings.INSTANCE_ID) + "-" + UUID.randomUUID(), Topics.MAX_COMMAND_BYTES,
-                new LinkedHashMap<>(config.passThrough(ServerSettings.KAFKA_PREFIX)), answerAtDecision, responders);
+                commandLogOverrides(config), answerAtDecision, responders);
         localLog.set(commandLog);
         started.push(commandLog);
 
@@ -167,6 +168,7 @@ public final class TablestreamServer implements AutoCloseable {
             javalin.startup.showJavalinBanner = false;
             javalin.jetty.host = config.get(ServerSettings.HOST);
             javalin.jetty.port = config.get(ServerSettings.PORT);
+            javalin.jetty.threadPool = httpThreadPool(config);
             if (tls != null) {
                 tls.addConnectors(javalin.jetty, config.get(ServerSettings.HOST), config.get(ServerSettings.PORT),
                         config.get(ServerSettings.PLAIN_HTTP_PORT));
@@ -242,6 +244,22 @@ public final class TablestreamServer implements AutoCloseable {
                 config.get(ServerSettings.STREAM_THREADS), config.get(ServerSettings.STANDBY_REPLICAS),
                 Duration.ofMillis(config.get(ServerSettings.COMMIT_INTERVAL_MS)), kafkaStreamsOverrides(config), clock,
                 housekeeping, memory, Duration.ofMillis(config.get(ServerSettings.STANDBY_LAG_REFRESH_MS)));
+    }
+
+    /** What the command log's producer and outcome consumer get: every {@code kafka.*} pass-through, then {@code ingest.*}. */
+    static Map<String, Object> commandLogOverrides(ServerConfig config) {
+        Map<String, Object> overrides = new LinkedHashMap<>(config.passThrough(ServerSettings.KAFKA_PREFIX));
+        overrides.putAll(config.passThrough(ServerSettings.INGEST_PREFIX));
+        return overrides;
+    }
+
+    /** The HTTP server's thread pool, sized as {@code config} says. */
+    static QueuedThreadPool httpThreadPool(ServerConfig config) {
+        QueuedThreadPool pool = new QueuedThreadPool(config.get(ServerSettings.HTTP_THREADS),
+                config.get(ServerSettings.HTTP_MIN_THREADS));
+        pool.setName("JettyServerThreadPool");
+        pool.setReservedThreads(config.get(ServerSettings.HTTP_RESERVED_THREADS));
+        return pool;
     }
 
     /** How much one read may do before it answers with a continuation, as {@code config} says. */

@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -34,6 +35,27 @@ class ServerConfigTest {
         assertThat(config.passThrough(ServerSettings.KAFKA_PREFIX)).containsEntry("linger.ms", "1")
                 .doesNotContainKey("num.io.threads");
         assertThat(ServerSettings.isKnownEnvironmentVariable("TABLESTREAM_BROKER_NUM_IO_THREADS")).isTrue();
+    }
+
+    @Test
+    void ingestSettingsReachTheCommandLogAloneOverTheKafkaOnes() {
+        ServerConfig config = ServerConfig.of(Map.of()).with("kafka.linger.ms", "5").with("kafka.acks", "all")
+                .with("ingest.linger.ms", "1");
+
+        assertThat(TablestreamServer.commandLogOverrides(config)).containsEntry("linger.ms", "1")
+                .containsEntry("acks", "all");
+        assertThat(TablestreamServer.kafkaStreamsOverrides(config)).containsEntry("linger.ms", "5");
+        assertThat(ServerSettings.isKnownEnvironmentVariable("TABLESTREAM_INGEST_LINGER_MS")).isTrue();
+    }
+
+    @Test
+    void theHttpThreadPoolIsSizedBySettings() {
+        QueuedThreadPool pool = TablestreamServer.httpThreadPool(ServerConfig.of(Map.of(ServerSettings.HTTP_THREADS, 12,
+                ServerSettings.HTTP_MIN_THREADS, 3, ServerSettings.HTTP_RESERVED_THREADS, 0)));
+
+        assertThat(pool.getMaxThreads()).isEqualTo(12);
+        assertThat(pool.getMinThreads()).isEqualTo(3);
+        assertThat(pool.getReservedThreads()).isZero();
     }
 
     @Test

@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# One build, several variants of its settings, each on a fresh server after the same warm-up, so that
+# options are compared within one quiet window without rebuilding between them:
+#
+#   bench/wrk/variants.sh <name>[:<setting>=<value>[,<setting>=<value>...]] ...
+#
+# e.g.  bench/wrk/variants.sh base 'linger1:ingest.linger.ms=1' 'threads1:stream-threads=1,responder-threads=2'
+#
+# A setting is any server setting or pass-through (kafka.*, streams.*, ingest.*, broker.*), given to
+# the server as -Dtablestream.<setting>=<value>. For each variant: a new data directory and port, the
+# server started with `java $JAVA_OPTS` (default -Xmx1g, C1 and C2) from a copy of the build taken when
+# the script starts, ENTITIES loaded (load.py), WARM_WRITES s of 16 writes in flight and WARM_READS s of
+# 16 point reads (unmeasured), then measured with cpu-per-op.sh: writes 16 in flight (W16 s), writes
+# one in flight (W1 s), point reads 16 connections (G16 s). Then the server is stopped and its data
+# deleted. One line per variant and measure: rate, p50, p99, server CPU per request.
+#
+# Environment: ENTITIES (100000), WARM_WRITES (120), WARM_READS (20), W16 (20), W1 (10), G16 (10),
+# JAVA_OPTS (-Xmx1g), PROFILE (empty; cpu or alloc: async-profiler over the 16-writer measure, its
+# collapsed stacks beside the results; needs ASYNC_PROFILER, the path of libasyncProfiler.so),
+# OUT (bench/target/variants/<time>). Needs wrk and Python 3. Run it under a quiet machine.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+ENTITIES=${ENTITIES:-100000} WARM_WRITES=${WARM_WRITES:-120} WARM_READS=${WARM_READS:-20}
+W16=${W16:-20} W1=${W1:-10} G16=${G16:-10}
+JAVA_OPTS=${JAVA_OPTS:--Xmx1g}
+OUT=${OUT:-$root/bench/target/variants/$(date +%Y%m%d-%H%M%S)}
+mkdir -p "$OUT/lib"
+source "$root/scripts/ready.sh"
+
+# A copy of the build as it is now: rebuilding meanwhile changes no variant.
+cp "$root"/server/target/server-*.jar "$OUT/lib/"
+cp_line=$OUT/lib/$(basename "$root"/server/target/server-*.jar)
+for entry in $(tr ':' ' ' < "$root/server/target/classpath.txt"); do
+  case $entry in
+    "$root"/*) cp "$entry" "$OUT/lib/"; cp_line=$cp_line:$OUT/lib/$(basename "$entry") ;;
+    *) cp_line=$cp_line:$entry ;;
+  esac
+done
+git -C "$root" log -1 --format='build: %h %s' > "$OUT/build.txt"
+
+server_pid=""
+stop_server() {
+  if [ -n "$server_pid" ] && kill -0 "$server_pid" 2>/dev/null; then
+    kill -TERM "$server_pid"
+    for _ in $(seq 1 150); do kill -0 "$server_pid" 2>/dev/null || break; sleep 0.2; done
+    kill -KILL "$server_pid" 2>/dev/null || true
+    wait "$server_pid" 2>/dev/null || true
+  fi
+  server_pid=""
+}
+trap stop_server EXIT
+trap 'exit 130' INT TERM
+
+profile() { # start|stop <file>
+  [ -n "${PROFILE:-}" ] || return 0
+  if [ "$1" = start ]; then
+    java "$here/Attach.java" "$server_pid" "$ASYNC_PROFILER" \
+        "start,event=$PROFILE,interval=$([ "$PROFILE" = cpu ] && echo 1ms || echo 512k),threads" >/dev/null
+  else
+    java "$here/Attach.java" "$server_pid" "$ASYNC_PROFILER" "stop,collapsed,file=$2" >/dev/null
+  fi
+}
+
+for spec in "$@"; do
+  name=${spec%%:*}
+  settings=""; [ "$spec" != "$name" ] && settings=${spec#*:}
+  props=()
+  IFS=',' read -r -a pairs <<< "$settings"
+  for pair in "${pairs[@]}"; do [ -n "$pair" ] && props+=("-Dtablestream.$pair"); done
+  data=$OUT/data-$name
+  rm -rf "$data"
+  port=$((20000 + RANDOM % 10000))
+  base=http://127.0.0.1:$port
+  # shellcheck disable=SC2086
+  java $JAVA_OPTS -Dtablestream.port=$port -Dtablestream.data-dir="$data" -Dtablestream.console=off \
+      "${props[@]}" -cp "$cp_line" io.tablestream.server.Main > "$OUT/$name.log" 2>&1 &
+  server_pid=$!
+  if ! await_ready 127.0.0.1 "$port" "$server_pid" 180; then
+    echo "$name: the server did not get ready (log: $OUT/$name.log)"; stop_server; continue
+  fi
+  python3 "$here/load.py" "$base" bench "$ENTITIES" > /dev/null
+  wrk -t2 -c16 -d"${WARM_WRITES}s" -s "$here/put.lua" "$base" > /dev/null
+  ENTITIES=$ENTITIES wrk -t2 -c16 -d"${WARM_READS}s" -s "$here/get.lua" "$base" > /dev/null
+  profile start
+  w16=$("$here/cpu-per-op.sh" "$server_pid" "$base" put.lua 16 "$W16")
+  profile stop "$OUT/$name-$PROFILE.collapsed" 2>/dev/null || true
+  w1=$("$here/cpu-per-op.sh" "$server_pid" "$base" put.lua 1 "$W1")
+  g16=$(ENTITIES=$ENTITIES "$here/cpu-per-op.sh" "$server_pid" "$base" get.lua 16 "$G16")
+  {
+    echo "$name ($settings) load average $(cut -d' ' -f1-3 /proc/loadavg)"
+    echo "  writes 16 in flight: $w16"
+    echo "  writes 1 in flight:  $w1"
+    echo "  point GET 16 conns:  $g16"
+  } | tee -a "$OUT/results.txt"
+  stop_server
+  rm -rf "$data"
+done
+echo "results: $OUT/results.txt"
