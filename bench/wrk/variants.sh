@@ -15,8 +15,9 @@
 # deleted. One line per variant and measure: rate, p50, p99, server CPU per request.
 #
 # Environment: ENTITIES (100000), WARM_WRITES (120), WARM_READS (20), W16 (20), W1 (10), G16 (10),
-# JAVA_OPTS (-Xmx1g), PROFILE (empty; cpu or alloc: async-profiler over the 16-writer measure, its
-# collapsed stacks beside the results; needs ASYNC_PROFILER, the path of libasyncProfiler.so),
+# JAVA_OPTS (-Xmx1g), PROFILE_ALL (empty; cpu or alloc: async-profiler over the 16-writer measure of
+# every variant, its collapsed stacks beside the results; a variant's own profile=cpu|alloc does it
+# for that variant alone; needs ASYNC_PROFILER, the path of libasyncProfiler.so),
 # OUT (bench/target/variants/<time>). Needs wrk and Python 3. Run it under a quiet machine.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -52,6 +53,19 @@ stop_server() {
 trap stop_server EXIT
 trap 'exit 130' INT TERM
 
+# Commands the instance's command log has sent so far (its producer's record-send-total, from /_metrics).
+commands_sent() {
+  python3 - "$1/_metrics" <<'PY'
+import sys, urllib.request
+total = 0.0
+for line in urllib.request.urlopen(sys.argv[1]).read().decode().splitlines():
+    if line.startswith("kafka_producer_record_send_total{") and "tablestream-ingest-" in line:
+        total += float(line.rsplit(" ", 1)[1])
+print(int(total))
+PY
+  [ $? -eq 0 ] || echo 0
+}
+
 profile() { # start|stop <file>
   [ -n "${PROFILE:-}" ] || return 0
   if [ "$1" = start ]; then
@@ -67,7 +81,14 @@ for spec in "$@"; do
   settings=""; [ "$spec" != "$name" ] && settings=${spec#*:}
   props=()
   IFS=',' read -r -a pairs <<< "$settings"
-  for pair in "${pairs[@]}"; do [ -n "$pair" ] && props+=("-Dtablestream.$pair"); done
+  PROFILE=${PROFILE_ALL:-}
+  for pair in "${pairs[@]}"; do
+    case $pair in
+      '') ;;
+      profile=*) PROFILE=${pair#profile=} ;;
+      *) props+=("-Dtablestream.$pair") ;;
+    esac
+  done
   data=$OUT/data-$name
   rm -rf "$data"
   port=$((20000 + RANDOM % 10000))
@@ -83,8 +104,12 @@ for spec in "$@"; do
   wrk -t2 -c16 -d"${WARM_WRITES}s" -s "$here/put.lua" "$base" > /dev/null
   ENTITIES=$ENTITIES wrk -t2 -c16 -d"${WARM_READS}s" -s "$here/get.lua" "$base" > /dev/null
   profile start
+  sent_before=$(commands_sent "$base" 2>/dev/null || echo 0)
   w16=$("$here/cpu-per-op.sh" "$server_pid" "$base" put.lua 16 "$W16")
-  profile stop "$OUT/$name-$PROFILE.collapsed" 2>/dev/null || true
+  sent=$(( $(commands_sent "$base" 2>/dev/null || echo 0) - sent_before ))
+  profile stop "$OUT/$name-$PROFILE.collapsed"
+  writes=$(sed -n 's/.* \([0-9]*\) requests.*/\1/p' <<< "$w16")
+  w16="$w16, $(awk -v s="$sent" -v w="$writes" 'BEGIN { printf "%.2f commands per write", w ? s / w : 0 }')"
   w1=$("$here/cpu-per-op.sh" "$server_pid" "$base" put.lua 1 "$W1")
   g16=$(ENTITIES=$ENTITIES "$here/cpu-per-op.sh" "$server_pid" "$base" get.lua 16 "$G16")
   {
