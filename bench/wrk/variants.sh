@@ -4,6 +4,10 @@
 #
 #   bench/wrk/variants.sh <name>[:<setting>=<value>[,<setting>=<value>...]] ...
 #
+# The variant named `azurite` is the emulator instead (Azurite 3.35 in memory, installed from npm
+# into bench/.azurite as compare.sh does; AZURITE_DIR picks another installation), measured the same
+# way, so that every run has its side-by-side figures.
+#
 # e.g.  bench/wrk/variants.sh base 'linger1:ingest.linger.ms=1' 'threads1:stream-threads=1,responder-threads=2'
 #
 # A setting is any server setting or pass-through (kafka.*, streams.*, ingest.*, broker.*), given to
@@ -76,6 +80,23 @@ profile() { # start|stop <file>
   fi
 }
 
+azurite_dir=${AZURITE_DIR:-$root/bench/.azurite}
+start_azurite() { # <port> <log>
+  if [ ! -x "$azurite_dir/node_modules/.bin/azurite-table" ]; then
+    mkdir -p "$azurite_dir"
+    npm install --prefix "$azurite_dir" --no-audit --no-fund --loglevel=error azurite@3.35.0 >&2
+  fi
+  NODE_OPTIONS=--max-old-space-size=8192 "$azurite_dir/node_modules/.bin/azurite-table" --inMemoryPersistence \
+      --loose --skipApiVersionCheck --silent --disableTelemetry --tableHost 127.0.0.1 --tablePort "$1" > "$2" 2>&1 &
+  server_pid=$!
+  for _ in $(seq 1 300); do
+    (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && return 0
+    kill -0 "$server_pid" 2>/dev/null || return 1
+    sleep 0.2
+  done
+  return 1
+}
+
 for spec in "$@"; do
   name=${spec%%:*}
   settings=""; [ "$spec" != "$name" ] && settings=${spec#*:}
@@ -93,11 +114,15 @@ for spec in "$@"; do
   rm -rf "$data"
   port=$((20000 + RANDOM % 10000))
   base=http://127.0.0.1:$port
-  # shellcheck disable=SC2086
-  java $JAVA_OPTS -Dtablestream.port=$port -Dtablestream.data-dir="$data" -Dtablestream.console=off \
-      "${props[@]}" -cp "$cp_line" io.tablestream.server.Main > "$OUT/$name.log" 2>&1 &
-  server_pid=$!
-  if ! await_ready 127.0.0.1 "$port" "$server_pid" 180; then
+  if [ "$name" = azurite ]; then
+    start_azurite "$port" "$OUT/$name.log" || { echo "azurite: did not start (log: $OUT/$name.log)"; stop_server; continue; }
+  else
+    # shellcheck disable=SC2086
+    java $JAVA_OPTS -Dtablestream.port=$port -Dtablestream.data-dir="$data" -Dtablestream.console=off \
+        "${props[@]}" -cp "$cp_line" io.tablestream.server.Main > "$OUT/$name.log" 2>&1 &
+    server_pid=$!
+  fi
+  if [ "$name" != azurite ] && ! await_ready 127.0.0.1 "$port" "$server_pid" 180; then
     echo "$name: the server did not get ready (log: $OUT/$name.log)"; stop_server; continue
   fi
   python3 "$here/load.py" "$base" bench "$ENTITIES" > /dev/null
