@@ -16,7 +16,9 @@
 # the script starts, ENTITIES loaded (load.py), WARM_WRITES s of 16 writes in flight and WARM_READS s of
 # 16 point reads (unmeasured), then measured with cpu-per-op.sh: writes 16 in flight (W16 s), writes
 # one in flight (W1 s), point reads 16 connections (G16 s). Then the server is stopped and its data
-# deleted. One line per variant and measure: rate, p50, p99, server CPU per request.
+# deleted. One line per variant and measure: rate, p50, p99, server CPU per request; for the 16
+# writers also the commands the command log sent per write and the CPU by group of threads
+# (threads.py: HTTP, responders, stream threads, producers, broker, GC, JIT) per write.
 #
 # Environment: ENTITIES (100000), WARM_WRITES (120), WARM_READS (20), W16 (20), W1 (10), G16 (10),
 # JAVA_OPTS (-Xmx1g), PROFILE_ALL (empty; cpu or alloc: async-profiler over the 16-writer measure of
@@ -130,16 +132,22 @@ for spec in "$@"; do
   ENTITIES=$ENTITIES wrk -t2 -c16 -d"${WARM_READS}s" -s "$here/get.lua" "$base" > /dev/null
   profile start
   sent_before=$(commands_sent "$base" 2>/dev/null || echo 0)
+  [ "$name" = azurite ] || python3 "$here/threads.py" snapshot "$server_pid" "$OUT/$name-threads-before.json" || true
   w16=$("$here/cpu-per-op.sh" "$server_pid" "$base" put.lua 16 "$W16")
+  [ "$name" = azurite ] || python3 "$here/threads.py" snapshot "$server_pid" "$OUT/$name-threads-after.json" || true
   sent=$(( $(commands_sent "$base" 2>/dev/null || echo 0) - sent_before ))
   profile stop "$OUT/$name-$PROFILE.collapsed"
   writes=$(sed -n 's/.* \([0-9]*\) requests.*/\1/p' <<< "$w16")
   w16="$w16, $(awk -v s="$sent" -v w="$writes" 'BEGIN { printf "%.2f commands per write", w ? s / w : 0 }')"
+  by_thread=""
+  [ "$name" = azurite ] || by_thread=$(python3 "$here/threads.py" diff "$OUT/$name-threads-before.json" \
+      "$OUT/$name-threads-after.json" "$writes" 2>/dev/null || true)
   w1=$("$here/cpu-per-op.sh" "$server_pid" "$base" put.lua 1 "$W1")
   g16=$(ENTITIES=$ENTITIES "$here/cpu-per-op.sh" "$server_pid" "$base" get.lua 16 "$G16")
   {
     echo "$name ($settings) load average $(cut -d' ' -f1-3 /proc/loadavg)"
     echo "  writes 16 in flight: $w16"
+    [ -z "$by_thread" ] || echo "    $by_thread"
     echo "  writes 1 in flight:  $w1"
     echo "  point GET 16 conns:  $g16"
   } | tee -a "$OUT/results.txt"

@@ -1,0 +1,68 @@
+# threads.py snapshot <pid> <file>: each thread's CPU so far (user+system ticks from /proc) with its
+#   Java name (from `jcmd <pid> Thread.print`; /proc cuts names at 15 characters), as JSON.
+# threads.py diff <before> <after> <operations>: the CPU between the two snapshots by group of
+#   threads (HTTP, broker, stream threads, producers, ...), in microseconds per operation, one line.
+import json, os, re, subprocess, sys
+
+GROUPS = [  # first match wins
+    ("http", r"JettyServerThreadPool|qtp"),
+    ("responders", r"^responder"),
+    ("stream", r"StreamThread"),
+    ("ingest-producer", r"kafka-producer-network-thread \| tablestream-ingest"),
+    ("task-producers", r"kafka-producer-network-thread"),
+    ("broker-network", r"network-thread"),
+    ("broker-request", r"request-handler"),
+    ("broker-other", r"kafka|Kafka|raft|controller|broker|TxnMarker|ExpirationReaper|group-coordinator"
+                     r"|transaction|LogCleaner|quorum|AddPartitions"),
+    ("outcomes", r"outcome"),
+    ("gc", r"GC|G1"),
+    ("jit", r"Compiler"),
+]
+
+
+def group(name):
+    for g, rx in GROUPS:
+        if re.search(rx, name):
+            return g
+    return "other"
+
+
+def snapshot(pid, out):
+    ticks = {}
+    for tid in os.listdir("/proc/%s/task" % pid):
+        try:
+            stat = open("/proc/%s/task/%s/stat" % (pid, tid)).read()
+            comm = open("/proc/%s/task/%s/comm" % (pid, tid)).read().strip()
+        except OSError:
+            continue
+        fields = stat[stat.rindex(")") + 2:].split()
+        ticks[tid] = [comm, int(fields[11]) + int(fields[12])]
+    # the names after the ticks: the thread dump's own work (in the JVM's attach thread) falls outside
+    # a measure taken between an "after" snapshot's ticks and a "before" one's
+    dump = subprocess.run(["jcmd", pid, "Thread.print"], capture_output=True, text=True).stdout
+    for m in re.finditer(r'^"([^"]*)".* nid=(0x[0-9a-f]+|\d+)', dump, re.M):
+        nid = m.group(2)
+        tid = str(int(nid, 16) if nid.startswith("0x") else int(nid))
+        if tid in ticks:
+            ticks[tid][0] = m.group(1)
+    json.dump(ticks, open(out, "w"))
+
+
+def diff(before, after, operations):
+    b, a = json.load(open(before)), json.load(open(after))
+    hz = os.sysconf("SC_CLK_TCK")
+    by = {}
+    for tid, (name, t) in a.items():
+        spent = t - b.get(tid, [name, 0])[1]
+        by[group(name)] = by.get(group(name), 0) + spent
+    per_op = {g: 1e6 * t / hz / operations for g, t in by.items()}
+    order = [g for g, _ in GROUPS] + ["other"]
+    print("per thread group, us per operation: " + ", ".join(
+        "%s %.0f" % (g, per_op[g]) for g in order if round(per_op.get(g, 0)) > 0))
+
+
+if __name__ == "__main__":
+    if sys.argv[1] == "snapshot":
+        snapshot(sys.argv[2], sys.argv[3])
+    else:
+        diff(sys.argv[2], sys.argv[3], int(sys.argv[4]))
