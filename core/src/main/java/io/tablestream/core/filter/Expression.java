@@ -1,6 +1,7 @@
 package io.tablestream.core.filter;
 
 import io.tablestream.core.model.EdmBoolean;
+import io.tablestream.core.model.EdmString;
 import io.tablestream.core.model.EdmValue;
 import io.tablestream.core.model.Entity;
 import io.tablestream.core.rules.PropertyNames;
@@ -16,7 +17,8 @@ import java.util.Objects;
  */
 sealed interface Expression
         permits Expression.Or, Expression.And, Expression.Not, Expression.Comparison,
-                Expression.ConstantComparison, Expression.BooleanConstant, Expression.BooleanProperty {
+                Expression.ConstantComparison, Expression.BooleanConstant, Expression.BooleanProperty,
+                Expression.StartsWith {
 
     boolean test(Entity entity);
 
@@ -247,6 +249,43 @@ sealed interface Expression
         @Override
         public void print(StringBuilder out) {
             out.append(property.name());
+        }
+    }
+
+    /**
+     * {@code startswith(property,'prefix')}: true when the row has the property as an Edm.String
+     * that begins with the prefix (ordinally, code unit by code unit). A missing property or a
+     * value of another type makes it false, as it makes a comparison false. Never Timestamp (the
+     * parser rejects it: its type is known not to be String).
+     */
+    record StartsWith(Property property, String prefix) implements Expression {
+        public StartsWith {
+            Objects.requireNonNull(property, "property");
+            Objects.requireNonNull(prefix, "prefix");
+            if (property.kind() == Property.Kind.TIMESTAMP) {
+                throw new IllegalArgumentException("not a String property: " + property.name());
+            }
+        }
+
+        @Override
+        public boolean test(Entity entity) {
+            return switch (property.kind()) {
+                case PARTITION_KEY -> entity.partitionKey().startsWith(prefix);
+                case ROW_KEY -> entity.rowKey().startsWith(prefix);
+                case TIMESTAMP -> false;
+                case OTHER -> entity.property(property.name()) instanceof EdmString s && s.value().startsWith(prefix);
+            };
+        }
+
+        @Override
+        public boolean test(PropertyLookup row) {
+            return row.property(property.name()) instanceof EdmString s && s.value().startsWith(prefix);
+        }
+
+        @Override
+        public void print(StringBuilder out) {
+            out.append("(startswith ").append(property.name()).append(' ').append(EdmLiteral.print(EdmString.of(prefix)))
+                    .append(')');
         }
     }
 

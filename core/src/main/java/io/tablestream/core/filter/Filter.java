@@ -2,6 +2,7 @@ package io.tablestream.core.filter;
 
 import io.tablestream.core.model.Entity;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * A parsed {@code $filter} of Query Entities or Query Tables: immutable and thread-safe, it tests
@@ -14,7 +15,8 @@ import java.util.Objects;
  * and        := not ('and' not)*
  * not        := 'not' not | comparison
  * comparison := primary (('eq'|'ne'|'gt'|'ge'|'lt'|'le') operand)?
- * primary    := '(' or ')' | operand
+ * primary    := '(' or ')' | call | operand
+ * call       := 'startswith' '(' property ',' string-constant ')'
  * operand    := property | constant
  * </pre>
  * So {@code a or b and c} is {@code a or (b and c)}, and {@code not A eq 1 and B} is
@@ -45,6 +47,14 @@ import java.util.Objects;
  * {@code null} is rejected, as the service rejects {@code Prop eq null} with InvalidInput
  * (Azure/Azurite#2471).
  *
+ * <p>{@code startswith(property,'prefix')} (an extension: the Table service answers every filter
+ * function with 501 NotImplemented) holds when the property is an Edm.String beginning with the
+ * prefix. It is a condition; OData v3's form {@code startswith(Name,'a') eq true} (or
+ * {@code eq false}, {@code ne ...}) is read too. Other functions of OData's filter language
+ * ({@code endswith}, {@code substringof}, {@code tolower}, ...) are answered 501 NotImplemented,
+ * as the service answers them. A word followed by {@code (} is a function call: a property
+ * never is.
+ *
  * <h2>Types</h2>
  * Checked while parsing; a type error is reported as such, apart from syntax errors:
  * <ul>
@@ -57,6 +67,10 @@ import java.util.Objects;
  *     RowKey and Timestamp alone are type errors (their types are known not to be Boolean), and so is
  *     any other constant alone. Boolean constants are allowed because the .NET SDK writes
  *     {@code (true and RowKey eq 'x') or ...} (Azure/Azurite#1787).</li>
+ * <li>{@code startswith} takes a property, then a String constant. Timestamp (an Edm.DateTime)
+ *     is a type error, and so is a constant of another type; a custom property is typed per row,
+ *     and a row holding it as another type does not match. A call compares only with a Boolean
+ *     constant, by {@code eq} or {@code ne}.</li>
  * <li>The six comparison operators apply to every type, as the service documents; each type has
  *     its order (see below).</li>
  * </ul>
@@ -81,13 +95,26 @@ import java.util.Objects;
  * <h2>Errors</h2>
  * {@code InvalidInput} (400), the message starting {@code "Syntax error at position N"},
  * {@code "Type error at position N"} or {@code "Limit exceeded at position N"}, N the offset
- * (from 0) into the filter text.
+ * (from 0) into the filter text; {@code NotImplemented} (501) for a function other than
+ * {@code startswith}.
  */
 public final class Filter {
     /** Characters of filter text accepted (a guard, far above what a request URL can carry). */
     public static final int MAX_LENGTH = 64 * 1024;
     /** Levels of parentheses and {@code not} accepted. */
     public static final int MAX_NESTING = 100;
+
+    /** The one function a filter may call. */
+    static final String STARTS_WITH = "startswith";
+    /**
+     * The other functions of OData's filter language (versions 2 to 4), which the Table service
+     * answers with 501 NotImplemented, and so does Tablestream.
+     */
+    static final Set<String> UNSERVED_FUNCTIONS = Set.of(
+            "substringof", "endswith", "contains", "length", "indexof", "replace", "substring", "tolower",
+            "toupper", "trim", "concat", "year", "month", "day", "hour", "minute", "second", "fractionalseconds",
+            "date", "time", "totaloffsetminutes", "now", "mindatetime", "maxdatetime", "totalseconds", "round",
+            "floor", "ceiling", "isof", "cast");
 
     private static final Filter ALL = new Filter(new Expression.BooleanConstant(true));
 
@@ -108,7 +135,8 @@ public final class Filter {
      * Parses {@code $filter} text (already URL-decoded). {@code null} or blank gives {@link #all()}.
      *
      * @throws io.tablestream.core.error.TableServiceException InvalidInput, for text that is not a
-     *         well-formed, well-typed filter within the limits
+     *         well-formed, well-typed filter within the limits; NotImplemented for a function
+     *         other than {@code startswith}
      */
     public static Filter parse(String text) {
         if (text == null || isBlank(text)) {

@@ -4,7 +4,8 @@ import io.tablestream.core.error.ErrorCode;
 import io.tablestream.core.error.TableServiceException;
 
 /**
- * The {@code InvalidInput} errors of {@code $filter} and {@code $select}. Every message starts with
+ * The {@code InvalidInput} errors of {@code $filter} and {@code $select} (and the NotImplemented
+ * answer to a filter function the service does not serve). Every message starts with
  * its kind and names the character offset (from 0) in the parameter where the problem is:
  * {@code "Syntax error at position 7 of $filter: ..."}.
  */
@@ -31,6 +32,15 @@ final class FilterError {
 
     static TableServiceException limit(int position, String detail) {
         return of(LIMIT, "$filter", position, detail);
+    }
+
+    /**
+     * A function of OData's filter language other than {@code startswith}: NotImplemented, with
+     * the Table service's own message for it.
+     */
+    static TableServiceException notImplemented() {
+        return TableServiceException.of(ErrorCode.NOT_IMPLEMENTED,
+                "The requested operation is not implemented on the specified resource.");
     }
 
     static TableServiceException select(int position, String detail) {

@@ -8,11 +8,11 @@ import java.util.Locale;
 
 /**
  * Splits {@code $filter} text into tokens, one at a time. Tokens are separated by whitespace
- * (space, tab, CR, LF) or by the parentheses and quotes that delimit them, so
- * {@code (A eq 1)or(B eq 2)} needs no further spaces.
+ * (space, tab, CR, LF) or by the parentheses, commas and quotes that delimit them, so
+ * {@code (A eq 1)or(B eq 2)} and {@code startswith(A,'x')} need no further spaces.
  */
 final class FilterLexer {
-    enum Kind { OPEN, CLOSE, AND, OR, NOT, COMPARISON, CONSTANT, NULL, PROPERTY, END }
+    enum Kind { OPEN, CLOSE, COMMA, AND, OR, NOT, COMPARISON, CONSTANT, NULL, PROPERTY, END }
 
     /**
      * One token: its kind, where it starts, its source text, and for a comparison its operator, for
@@ -50,7 +50,7 @@ final class FilterLexer {
     }
 
     private static boolean endsWord(char c) {
-        return isWhitespace(c) || c == '(' || c == ')' || c == '\'' || c == '"';
+        return isWhitespace(c) || c == '(' || c == ')' || c == ',' || c == '\'' || c == '"';
     }
 
     private Token scan() {
@@ -70,6 +70,10 @@ final class FilterLexer {
         if (c == ')') {
             pos++;
             return new Token(Kind.CLOSE, start, ")", null, null);
+        }
+        if (c == ',') {
+            pos++;
+            return new Token(Kind.COMMA, start, ",", null, null);
         }
         if (c == '\'') {
             String value = string();

@@ -8,9 +8,11 @@ import io.tablestream.core.filter.Expression.ConstantComparison;
 import io.tablestream.core.filter.Expression.Not;
 import io.tablestream.core.filter.Expression.Or;
 import io.tablestream.core.filter.Expression.Property;
+import io.tablestream.core.filter.Expression.StartsWith;
 import io.tablestream.core.filter.FilterLexer.Kind;
 import io.tablestream.core.filter.FilterLexer.Token;
 import io.tablestream.core.model.EdmBoolean;
+import io.tablestream.core.model.EdmString;
 import io.tablestream.core.model.EdmValue;
 import io.tablestream.core.rules.Limits;
 import java.util.ArrayList;
@@ -96,7 +98,10 @@ final class FilterParser {
         Primary left = primary(depth);
         Token operator = lexer.peek();
         if (operator.kind() != Kind.COMPARISON) {
-            return left instanceof Group g ? g.expression() : condition((Operand) left);
+            if (left instanceof Group g) {
+                return g.expression();
+            }
+            return left instanceof Call c ? c.expression() : condition((Operand) left);
         }
         lexer.next();
         if (left instanceof Group g) {
@@ -104,14 +109,21 @@ final class FilterParser {
                     + operator.text() + "'; compare a property with a constant.");
         }
         Operand right = operand("a property or a constant after '" + operator.text() + "'");
+        if (left instanceof Call c) {
+            return comparedCall(c, operator, right);
+        }
         return comparison((Operand) left, operator, right);
     }
 
-    /** primary := '(' or ')' | operand */
+    /** primary := '(' or ')' | call | operand */
     private Primary primary(int depth) {
         Token open = lexer.peek();
         if (open.kind() != Kind.OPEN) {
-            return operand("a condition, a property or a constant");
+            Operand operand = operand("a condition, a property or a constant");
+            if (operand instanceof PropertyOperand p && lexer.peek().kind() == Kind.OPEN) {
+                return call(p.token());
+            }
+            return operand;
         }
         lexer.next();
         checkDepth(depth + 1, open);
@@ -137,6 +149,74 @@ final class FilterParser {
                         + " null values (a missing property makes every comparison false).");
             default:
                 throw FilterError.syntax(t.position(), "expected " + expected + ", found " + t.describe() + hint(t) + ".");
+        }
+    }
+
+    /**
+     * call := name '(' property ',' constant ')', where a word is a function when a '(' follows
+     * it (a property never is followed by one). Only {@code startswith} is served; the other
+     * functions of OData's filter language are NotImplemented, as the Table service answers them.
+     */
+    private Call call(Token name) {
+        Token open = lexer.next();
+        if (!name.text().equals(Filter.STARTS_WITH)) {
+            if (Filter.UNSERVED_FUNCTIONS.contains(name.text())) {
+                throw FilterError.notImplemented();
+            }
+            throw FilterError.syntax(open.position(), FilterError.quote(name.text())
+                    + " is not a function; the one function of a filter is " + Filter.STARTS_WITH + "(property,'prefix')"
+                    + hint(name) + ".");
+        }
+        Operand subject = operand("a property as the first argument of " + Filter.STARTS_WITH);
+        if (subject instanceof PropertyOperand inner && lexer.peek().kind() == Kind.OPEN) {
+            call(inner.token()); // NotImplemented when it is another function
+            throw FilterError.type(inner.token().position(), "the first argument of " + Filter.STARTS_WITH
+                    + " must be a property, not a function call.");
+        }
+        expect(Kind.COMMA, "',' after the first argument of " + Filter.STARTS_WITH);
+        Operand prefix = operand("a String constant as the second argument of " + Filter.STARTS_WITH);
+        expect(Kind.CLOSE, "')' to close the '(' of " + Filter.STARTS_WITH + " at position " + open.position());
+        String usage = "; it is written " + Filter.STARTS_WITH + "(property,'prefix').";
+        if (!(subject instanceof PropertyOperand p)) {
+            throw FilterError.type(subject.token().position(), "the first argument of " + Filter.STARTS_WITH
+                    + " must be a property, not the constant " + FilterError.shorten(subject.token().text()) + usage);
+        }
+        if (p.property().kind() == Property.Kind.TIMESTAMP) {
+            throw FilterError.type(p.token().position(), p.property().name() + " is an Edm.DateTime property; "
+                    + Filter.STARTS_WITH + " takes an Edm.String property" + usage);
+        }
+        if (!(prefix instanceof ConstantOperand c)) {
+            throw FilterError.type(prefix.token().position(), "the second argument of " + Filter.STARTS_WITH
+                    + " must be a String constant, not the property " + prefix.token().text() + usage);
+        }
+        if (!(c.value() instanceof EdmString s)) {
+            throw FilterError.type(c.token().position(), "the second argument of " + Filter.STARTS_WITH
+                    + " must be a String constant, not the " + c.value().type().odataName() + " constant "
+                    + FilterError.shorten(c.token().text()) + usage);
+        }
+        count(name);
+        return new Call(new StartsWith(p.property(), s.value()), name);
+    }
+
+    /**
+     * A call compared with a Boolean constant, as OData v2 and v3 write it
+     * ({@code startswith(Name,'a') eq true}): the call, or its negation.
+     */
+    private static Expression comparedCall(Call call, Token operatorToken, Operand right) {
+        ComparisonOperator operator = operatorToken.operator();
+        if (!(right instanceof ConstantOperand c) || !(c.value() instanceof EdmBoolean b)
+                || (operator != ComparisonOperator.EQ && operator != ComparisonOperator.NE)) {
+            throw FilterError.type(operatorToken.position(), Filter.STARTS_WITH
+                    + "(...) is an Edm.Boolean condition; it stands alone or is compared with 'eq true' or 'eq false'.");
+        }
+        boolean holds = b.value() == (operator == ComparisonOperator.EQ);
+        return holds ? call.expression() : new Not(call.expression());
+    }
+
+    private void expect(Kind kind, String expected) {
+        Token t = lexer.next();
+        if (t.kind() != kind) {
+            throw FilterError.syntax(t.position(), "expected " + expected + ", found " + t.describe() + hint(t) + ".");
         }
     }
 
@@ -219,10 +299,14 @@ final class FilterParser {
     }
 
     /** What the primary level yields: a parenthesized condition or an operand. */
-    private sealed interface Primary permits Group, Operand {
+    private sealed interface Primary permits Group, Call, Operand {
     }
 
     private record Group(Expression expression) implements Primary {
+    }
+
+    /** A function call, e.g. {@code startswith(RowKey,'a')}: a condition. */
+    private record Call(Expression expression, Token token) implements Primary {
     }
 
     private sealed interface Operand extends Primary permits PropertyOperand, ConstantOperand {

@@ -3,7 +3,9 @@ package io.tablestream.core.filter;
 import io.tablestream.core.filter.Expression.And;
 import io.tablestream.core.filter.Expression.BooleanProperty;
 import io.tablestream.core.filter.Expression.Comparison;
+import io.tablestream.core.filter.Expression.StartsWith;
 import io.tablestream.core.model.EdmBoolean;
+import io.tablestream.core.model.EdmString;
 import io.tablestream.core.model.EdmType;
 import io.tablestream.core.model.EdmValue;
 import java.util.ArrayList;
@@ -16,7 +18,8 @@ import java.util.Optional;
  * filter itself, or the operands of a top-level {@code and}), a comparison of an indexed custom
  * property with a constant ({@code eq}, {@code gt}, {@code ge}, {@code lt}, {@code le}; never
  * {@code ne}, which a missing property does not satisfy either, but which selects nearly
- * everything), or an indexed property standing alone ({@code IsActive}, i.e. {@code eq true}).
+ * everything), an indexed property standing alone ({@code IsActive}, i.e. {@code eq true}), or
+ * {@code startswith} of an indexed property (the range of String values with the prefix).
  * An {@code eq} wins; else the comparisons of the first property with bounds are intersected
  * ({@code Age ge 18 and Age lt 65}). Binary values are not indexed. Terms under {@code or} or
  * {@code not} are not used: the index would have to be read more than once.
@@ -57,6 +60,13 @@ final class IndexPlanner {
     private static IndexCondition condition(Expression term, Collection<String> indexed) {
         if (term instanceof BooleanProperty p && indexed.contains(p.property().name())) {
             return new IndexCondition(p.property().name(), EdmType.BOOLEAN, EdmBoolean.TRUE, true, EdmBoolean.TRUE, true);
+        }
+        if (term instanceof StartsWith s && s.property().kind() == Expression.Property.Kind.OTHER
+                && indexed.contains(s.property().name())) {
+            // the String values with the prefix: a range of the index
+            StringRange range = StringRange.startingWith(s.prefix());
+            return new IndexCondition(s.property().name(), EdmType.STRING, EdmString.of(s.prefix()), true,
+                    range.upper() == null ? null : EdmString.of(range.upper()), false);
         }
         if (!(term instanceof Comparison c) || c.property().kind() != Expression.Property.Kind.OTHER
                 || !indexed.contains(c.property().name()) || c.constant().type() == EdmType.BINARY) {

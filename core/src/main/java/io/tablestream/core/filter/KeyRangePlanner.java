@@ -7,6 +7,7 @@ import io.tablestream.core.filter.Expression.Comparison;
 import io.tablestream.core.filter.Expression.ConstantComparison;
 import io.tablestream.core.filter.Expression.Not;
 import io.tablestream.core.filter.Expression.Or;
+import io.tablestream.core.filter.Expression.StartsWith;
 import io.tablestream.core.model.EdmString;
 import io.tablestream.core.rules.PropertyNames;
 import java.util.List;
@@ -20,8 +21,9 @@ import java.util.List;
  *
  * <p>Each condition yields a range per tracked property, or "nothing" when it can never hold. The
  * ranges of a conjunction intersect per property; the ranges of a disjunction span (hull) per
- * property, a side that can never hold dropping out. {@code ne}, and conditions on other
- * properties, leave the range as it is. A comparison of a tracked property with a non-String
+ * property, a side that can never hold dropping out. {@code startswith} of a tracked property is
+ * the range of strings with the prefix. {@code ne}, and conditions on other properties, leave the
+ * range as it is. A comparison of a tracked property with a non-String
  * constant can never hold.
  */
 final class KeyRangePlanner {
@@ -66,6 +68,9 @@ final class KeyRangePlanner {
         if (expression instanceof BooleanConstant c) {
             return c.value() != negated ? ALL : NONE;
         }
+        if (expression instanceof StartsWith s) {
+            return startsWith(s, negated);
+        }
         if (expression instanceof BooleanProperty p) {
             // a tracked property is a String, never a true Boolean
             return isTracked(p.property().name()) && !negated ? NONE : ALL;
@@ -90,6 +95,23 @@ final class KeyRangePlanner {
             case LT -> StringRange.lessThan(s.value());
             case LE -> StringRange.atMost(s.value());
         };
+        return name.equals(first) ? bounds(range, StringRange.ALL) : bounds(StringRange.ALL, range);
+    }
+
+    /**
+     * A prefix of a tracked property is the range of strings that begin with it; its negation
+     * lies on both sides of that range, whose hull is everything (or nothing, for the empty
+     * prefix, which every string begins with).
+     */
+    private Bounds startsWith(StartsWith s, boolean negated) {
+        String name = s.property().name();
+        if (!isTracked(name)) {
+            return ALL;
+        }
+        StringRange range = StringRange.startingWith(s.prefix());
+        if (negated) {
+            return range.isAll() ? NONE : ALL;
+        }
         return name.equals(first) ? bounds(range, StringRange.ALL) : bounds(StringRange.ALL, range);
     }
 

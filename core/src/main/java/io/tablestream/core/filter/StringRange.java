@@ -37,6 +37,24 @@ public record StringRange(String lower, boolean lowerInclusive, String upper, bo
         return new StringRange(null, false, value, false);
     }
 
+    /**
+     * The strings that begin with {@code prefix}: from the prefix itself up to, not including, the
+     * first string past all of them (the prefix without its trailing U+FFFF code units, its last
+     * code unit incremented). Every string when the prefix is empty; no upper bound when it is
+     * U+FFFF throughout.
+     */
+    public static StringRange startingWith(String prefix) {
+        int end = prefix.length();
+        while (end > 0 && prefix.charAt(end - 1) == Character.MAX_VALUE) {
+            end--;
+        }
+        if (end == 0) {
+            return prefix.isEmpty() ? ALL : atLeast(prefix);
+        }
+        String past = prefix.substring(0, end - 1) + (char) (prefix.charAt(end - 1) + 1);
+        return new StringRange(prefix, true, past, false);
+    }
+
     public boolean isAll() {
         return lower == null && upper == null;
     }

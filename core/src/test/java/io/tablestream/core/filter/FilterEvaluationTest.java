@@ -61,6 +61,26 @@ class FilterEvaluationTest {
             Name le 'Am'                          ==> false
             Empty eq ''                           ==> true
             Empty lt 'a'                          ==> true
+            # --- startswith: ordinal, String values only ---
+            startswith(Name,'An')                 ==> true
+            startswith(Name,'Ann')                ==> true
+            startswith(Name,'Anna')               ==> false
+            startswith(Name,'an')                 ==> false
+            startswith(Name,'')                   ==> true
+            startswith(Empty,'')                  ==> true
+            startswith(Empty,'a')                 ==> false
+            startswith(PartitionKey,'p')          ==> true
+            startswith(RowKey,'rk')               ==> true
+            startswith(RowKey,'k')                ==> false
+            startswith(Number,'123')              ==> true
+            startswith(Age,'3')                   ==> false
+            startswith(Age,'')                    ==> false
+            startswith(Missing,'')                ==> false
+            not startswith(Missing,'a')           ==> true
+            not startswith(Name,'A')              ==> false
+            startswith(Name,'A') eq false         ==> false
+            startswith(Name,'B') ne true          ==> true
+            startswith(Name,'A') and Age eq 30    ==> true
             # --- Int32 ---
             Age eq 30                             ==> true
             Age ne 30                             ==> false

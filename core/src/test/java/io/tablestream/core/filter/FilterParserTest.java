@@ -131,6 +131,22 @@ class FilterParserTest {
             A eq 1 and(B eq 2)                           ==> (and (eq A 1) (eq B 2))
             Name eq'x'                                   ==> (eq Name 'x')
             ( A eq 1 )                                   ==> (eq A 1)
+            # --- startswith ---
+            startswith(RowKey,'abc')                     ==> (startswith RowKey 'abc')
+            startswith( PartitionKey , 'a b' )           ==> (startswith PartitionKey 'a b')
+            startswith(Name,'it''s')                     ==> (startswith Name 'it''s')
+            startswith(Name,'')                          ==> (startswith Name '')
+            startswith(TableName,'Ord')                  ==> (startswith TableName 'Ord')
+            not startswith(RowKey,'a')                   ==> (not (startswith RowKey 'a'))
+            not(startswith(RowKey,'a'))                  ==> (not (startswith RowKey 'a'))
+            startswith(RowKey,'a') eq true               ==> (startswith RowKey 'a')
+            startswith(RowKey,'a') eq false              ==> (not (startswith RowKey 'a'))
+            startswith(RowKey,'a') ne true               ==> (not (startswith RowKey 'a'))
+            startswith(RowKey,'a') ne False              ==> (startswith RowKey 'a')
+            PartitionKey eq 'p' and startswith(RowKey,'2026-')  ==> (and (eq PartitionKey 'p') (startswith RowKey '2026-'))
+            startswith(RowKey,'a')or startswith(RowKey,'b')     ==> (or (startswith RowKey 'a') (startswith RowKey 'b'))
+            startswith eq 'x'                            ==> (eq startswith 'x')
+            startswith                                   ==> startswith
             # --- typical queries ---
             PartitionKey eq 'a' and RowKey ge 'x' and RowKey lt 'y'  ==> (and (eq PartitionKey 'a') (ge RowKey 'x') (lt RowKey 'y'))
             PartitionKey eq 'Sales' and (Age gt 30L or Name eq 'Smith')  ==> (and (eq PartitionKey 'Sales') (or (gt Age 30L) (eq Name 'Smith')))
@@ -181,7 +197,7 @@ class FilterParserTest {
             A-B eq 1                         ==> Syntax error at position 0
             A eq 1 && B eq 2                 ==> Syntax error at position 7
             Age>5                            ==> Syntax error at position 0
-            Age eq 1,                        ==> Syntax error at position 7
+            Age eq 1,                        ==> Syntax error at position 8
             "Name eq ""x""\"                  ==> Syntax error at position 8
             A eq null                        ==> Syntax error at position 5
             # --- parentheses where an operand must be ---
@@ -228,6 +244,28 @@ class FilterParserTest {
             B eq X'AB CD'                         ==> Syntax error at position 5
             B eq x'AB'                            ==> Syntax error at position 5
             B eq Binary'AB'                       ==> Syntax error at position 5
+            # --- function calls ---
+            startswith(RowKey 'a')           ==> Syntax error at position 18
+            startswith(RowKey,'a'            ==> Syntax error at position 21
+            startswith(RowKey)               ==> Syntax error at position 17
+            startswith(RowKey,'a','b')       ==> Syntax error at position 21
+            startswith()                     ==> Syntax error at position 11
+            startswith(,'a')                 ==> Syntax error at position 11
+            StartsWith(RowKey,'a')           ==> Syntax error at position 10
+            Name(1)                          ==> Syntax error at position 4
+            startswith(RowKey,null)          ==> Syntax error at position 18
+            # --- type errors: startswith ---
+            startswith(Timestamp,'2026')     ==> Type error at position 11
+            startswith('abc',RowKey)         ==> Type error at position 11
+            startswith('abc','a')            ==> Type error at position 11
+            startswith(RowKey,Name)          ==> Type error at position 18
+            startswith(RowKey,1)             ==> Type error at position 18
+            startswith(Age,30L)              ==> Type error at position 15
+            startswith(D,datetime'2026-01-01')  ==> Type error at position 13
+            startswith(RowKey,'a') eq 1      ==> Type error at position 23
+            startswith(RowKey,'a') gt true   ==> Type error at position 23
+            startswith(RowKey,'a') eq Name   ==> Type error at position 23
+            startswith(RowKey,'a') eq 'a'    ==> Type error at position 23
             # --- type errors: comparisons ---
             A eq B                           ==> Type error at position 2
             PartitionKey eq RowKey           ==> Type error at position 13
@@ -255,6 +293,24 @@ class FilterParserTest {
                 .isInstanceOfSatisfying(TableServiceException.class,
                         e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.INVALID_INPUT))
                 .hasMessageStartingWith(messageStart + " of $filter: ");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"endswith(RowKey,'a')", "substringof('a',Name)", "contains(Name,'a')",
+            "tolower(Name) eq 'a'", "PartitionKey eq 'p' and length(Name) gt 3", "not endswith(Name,'x')",
+            "year(Timestamp) eq 2026", "startswith(tolower(Name),'a')"})
+    void answersTheOtherFunctionsNotImplementedAsTheTableServiceDoes(String filter) {
+        assertThatThrownBy(() -> Filter.parse(filter))
+                .isInstanceOfSatisfying(TableServiceException.class,
+                        e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.NOT_IMPLEMENTED))
+                .hasMessage("The requested operation is not implemented on the specified resource.");
+    }
+
+    @Test
+    void countsAStartsWithAsAComparison() {
+        String text = comparisons(Limits.MAX_FILTER_COMPARISONS) + " and startswith(Name,'a')";
+        assertThatThrownBy(() -> Filter.parse(text)).hasMessageStartingWith("Limit exceeded at position "
+                + text.indexOf("startswith") + " ");
     }
 
     @ParameterizedTest

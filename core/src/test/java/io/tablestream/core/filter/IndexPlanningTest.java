@@ -59,6 +59,13 @@ class IndexPlanningTest {
             "Other eq 'a'                                   | scan",
             "PartitionKey eq 'a'                            | scan",
             "Email eq X'AB'                                 | scan",
+            "startswith(Email,'ana')                        | Email ['ana'..'anb')",
+            "startswith(Email,'')                           | Email [''..)",
+            "Age gt 5 and startswith(Email,'a')             | Age (5..)",
+            "startswith(Email,'a') and Email eq 'ab'        | Email ['ab'..'ab']",
+            "not startswith(Email,'a')                      | scan",
+            "startswith(Other,'a')                          | scan",
+            "startswith(RowKey,'a')                         | scan",
             "                                               | scan",
     })
     void choosesTheConditionAnIndexAnswers(String filter, String expected) {
@@ -106,7 +113,9 @@ class IndexPlanningTest {
                     && s.value().indexOf('\u0000') >= 0) {
                 continue; // no literal for NaN or infinities; a filter literal holds no U+0000
             }
-            String text = "Age " + ops[random.nextInt(ops.length)] + " " + EdmLiteral.print(constant);
+            String text = type == EdmType.STRING && random.nextInt(4) == 0
+                    ? "startswith(Age," + EdmLiteral.print(constant) + ")"
+                    : "Age " + ops[random.nextInt(ops.length)] + " " + EdmLiteral.print(constant);
             Filter filter = Filter.parse(text);
             IndexCondition condition = filter.indexCondition(INDEXED).orElseThrow();
             ByteRange range = IndexKeys.range(1, 9, condition);

@@ -80,7 +80,37 @@ class KeyRangePlannerTest {
                 plan("PartitionKey eq 'a' or false", KeyRange.partition("a", StringRange.ALL)),
                 plan("1 eq 2 or PartitionKey eq 'a'", KeyRange.partition("a", StringRange.ALL)),
                 plan("'a' lt 'b' and PartitionKey eq 'a'", KeyRange.partition("a", StringRange.ALL)),
-                plan("IsActive and PartitionKey eq 'a'", KeyRange.partition("a", StringRange.ALL)));
+                plan("IsActive and PartitionKey eq 'a'", KeyRange.partition("a", StringRange.ALL)),
+                // startswith: the range of the prefix
+                plan("startswith(PartitionKey,'ab')", new KeyRange(new StringRange("ab", true, "ac", false), StringRange.ALL)),
+                plan("PartitionKey eq 'p' and startswith(RowKey,'2026-')",
+                        KeyRange.partition("p", new StringRange("2026-", true, "2026.", false))),
+                plan("startswith(RowKey,'a') and PartitionKey eq 'p'",
+                        KeyRange.partition("p", new StringRange("a", true, "b", false))),
+                plan("startswith(RowKey,'a')", KeyRange.ALL),
+                plan("startswith(PartitionKey,'a\uFFFF')", new KeyRange(new StringRange("a\uFFFF", true, "b", false),
+                        StringRange.ALL)),
+                plan("startswith(PartitionKey,'\uFFFF\uFFFF')", new KeyRange(StringRange.atLeast("\uFFFF\uFFFF"),
+                        StringRange.ALL)),
+                plan("startswith(PartitionKey,'')", KeyRange.ALL),
+                plan("not startswith(PartitionKey,'')", KeyRange.NONE),
+                plan("not startswith(PartitionKey,'a')", KeyRange.ALL),
+                plan("startswith(PartitionKey,'a') eq false", KeyRange.ALL),
+                plan("startswith(PartitionKey,'a') eq true", new KeyRange(new StringRange("a", true, "b", false),
+                        StringRange.ALL)),
+                plan("startswith(PartitionKey,'ab') and PartitionKey ge 'abc'",
+                        new KeyRange(new StringRange("abc", true, "ac", false), StringRange.ALL)),
+                plan("startswith(PartitionKey,'ab') and PartitionKey eq 'abz'", KeyRange.partition("abz", StringRange.ALL)),
+                plan("startswith(PartitionKey,'ab') and PartitionKey eq 'b'", KeyRange.NONE),
+                plan("startswith(PartitionKey,'ab') and startswith(PartitionKey,'b')", KeyRange.NONE),
+                plan("startswith(PartitionKey,'ab') and startswith(PartitionKey,'abc')",
+                        new KeyRange(new StringRange("abc", true, "abd", false), StringRange.ALL)),
+                plan("startswith(PartitionKey,'a') or startswith(PartitionKey,'c')",
+                        new KeyRange(new StringRange("a", true, "d", false), StringRange.ALL)),
+                plan("startswith(PartitionKey,'a') or Age gt 3", KeyRange.ALL),
+                plan("PartitionKey eq 'p' and (startswith(RowKey,'a') or startswith(RowKey,'x'))",
+                        KeyRange.partition("p", new StringRange("a", true, "y", false))),
+                plan("startswith(Name,'a') and PartitionKey eq 'p'", KeyRange.partition("p", StringRange.ALL)));
     }
 
     private static Arguments plan(String filter, KeyRange expected) {
@@ -122,6 +152,28 @@ class KeyRangePlannerTest {
         assertThat(Filter.parse("TableName eq 1").rangeOf("TableName").isEmpty()).isTrue();
         assertThat(Filter.parse("TableName").rangeOf("TableName").isEmpty()).isTrue();
         assertThat(Filter.parse("not TableName").rangeOf("TableName")).isEqualTo(StringRange.ALL);
+        assertThat(Filter.parse("startswith(TableName,'Ord')").rangeOf("TableName"))
+                .isEqualTo(new StringRange("Ord", true, "Ore", false));
+    }
+
+    @Test
+    void rangesOfAPrefixHoldExactlyTheStringsThatBeginWithIt() {
+        String[] units = {"a", "b", "\uFFFF", "\uD800", "\uDFFF", "\u00e9", "z"};
+        Random random = new Random(11);
+        for (int round = 0; round < 5_000; round++) {
+            String prefix = randomString(random, units, 3);
+            String value = random.nextInt(3) == 0 ? prefix + randomString(random, units, 2) : randomString(random, units, 4);
+            assertThat(StringRange.startingWith(prefix).contains(value)).as("'%s' starts with '%s'", value, prefix)
+                    .isEqualTo(value.startsWith(prefix));
+        }
+    }
+
+    private static String randomString(Random random, String[] units, int maxLength) {
+        StringBuilder s = new StringBuilder();
+        for (int i = random.nextInt(maxLength + 1); i > 0; i--) {
+            s.append(units[random.nextInt(units.length)]);
+        }
+        return s.toString();
     }
 
     @Test
@@ -193,6 +245,9 @@ class KeyRangePlannerTest {
 
     private static String randomComparison(Random random, String[] keys) {
         String property = random.nextBoolean() ? "PartitionKey" : "RowKey";
+        if (random.nextInt(5) == 0) {
+            return "startswith(" + property + ",'" + keys[random.nextInt(keys.length)] + "')";
+        }
         String[] operators = {"eq", "ne", "gt", "ge", "lt", "le"};
         String operator = operators[random.nextInt(operators.length)];
         String constant = random.nextInt(10) == 0 ? "1" : "'" + keys[random.nextInt(keys.length)] + "'";
