@@ -1,6 +1,7 @@
 package io.tablestream.schemas;
 
 import io.tablestream.core.command.AccountCommand;
+import io.tablestream.core.command.BulkCommand;
 import io.tablestream.core.command.ChangeEvent;
 import io.tablestream.core.command.Command;
 import io.tablestream.core.command.CommandHeader;
@@ -25,6 +26,8 @@ import io.tablestream.core.model.RegistryRecord;
 import io.tablestream.core.model.StoredEntity;
 import io.tablestream.core.model.TableName;
 import io.tablestream.core.model.TableRecord;
+import io.tablestream.schemas.avro.BulkWrite;
+import io.tablestream.schemas.avro.BulkWrites;
 import io.tablestream.schemas.avro.ChangeType;
 import io.tablestream.schemas.avro.EntityChanged;
 import io.tablestream.schemas.avro.EntityOperationType;
@@ -161,6 +164,12 @@ public final class LogCodecs {
             List<EntityOperations> parts = new ArrayList<>(t.parts().size());
             t.parts().forEach(p -> parts.add(entityOperationsToAvro(p)));
             operation = new TransactionOperations(t.transactionId(), parts);
+        } else if (command instanceof BulkCommand b) {
+            List<BulkWrite> writes = new ArrayList<>(b.writes().size());
+            for (BulkCommand.Write w : b.writes()) {
+                writes.add(new BulkWrite(w.partitionKey(), operationToAvro(w.operation())));
+            }
+            operation = new BulkWrites(b.tableId(), b.tableName().value(), writes);
         } else if (command instanceof TransactionReport r) {
             Outcome.Failure f = r.failure();
             operation = new io.tablestream.schemas.avro.TransactionReport(r.transactionId(), r.part(),
@@ -204,6 +213,13 @@ public final class LogCodecs {
             }
             return new TransactionCommand(h, t.getTransactionId(), parts);
         }
+        if (operation instanceof BulkWrites b) {
+            List<BulkCommand.Write> writes = new ArrayList<>(b.getWrites().size());
+            for (BulkWrite w : b.getWrites()) {
+                writes.add(new BulkCommand.Write(w.getPartitionKey(), operationFromAvro(w.getOperation())));
+            }
+            return new BulkCommand(h, b.getTableId(), TableName.of(b.getTableName()), writes);
+        }
         if (operation instanceof io.tablestream.schemas.avro.TransactionReport r) {
             Outcome.Failure failure = null;
             if (r.getErrorCode() != null) {
@@ -225,11 +241,20 @@ public final class LogCodecs {
                 header.principal());
     }
 
+    private static io.tablestream.schemas.avro.EntityOperation operationToAvro(EntityOperation op) {
+        return new io.tablestream.schemas.avro.EntityOperation(EntityOperationType.valueOf(op.type().name()),
+                op.rowKey(), op.ifMatch(), PropertyMapping.toAvro(op.properties()));
+    }
+
+    private static EntityOperation operationFromAvro(io.tablestream.schemas.avro.EntityOperation op) {
+        return EntityOperation.of(EntityOperation.Type.valueOf(op.getType().name()), op.getRowKey(), op.getIfMatch(),
+                PropertyMapping.fromAvro(op.getProperties()));
+    }
+
     private static EntityOperations entityOperationsToAvro(EntityCommand e) {
         List<io.tablestream.schemas.avro.EntityOperation> ops = new ArrayList<>(e.operations().size());
         for (EntityOperation op : e.operations()) {
-            ops.add(new io.tablestream.schemas.avro.EntityOperation(EntityOperationType.valueOf(op.type().name()),
-                    op.rowKey(), op.ifMatch(), PropertyMapping.toAvro(op.properties())));
+            ops.add(operationToAvro(op));
         }
         TransactionPartRef ref = e.transaction() == null ? null
                 : new TransactionPartRef(e.transaction().transactionId(), e.transaction().part());
@@ -239,8 +264,7 @@ public final class LogCodecs {
     private static EntityCommand entityCommandFromAvro(CommandHeader h, EntityOperations e) {
         List<EntityOperation> ops = new ArrayList<>(e.getOperations().size());
         for (io.tablestream.schemas.avro.EntityOperation op : e.getOperations()) {
-            ops.add(EntityOperation.of(EntityOperation.Type.valueOf(op.getType().name()), op.getRowKey(),
-                    op.getIfMatch(), PropertyMapping.fromAvro(op.getProperties())));
+            ops.add(operationFromAvro(op));
         }
         TransactionRef ref = e.getTransaction() == null ? null
                 : new TransactionRef(e.getTransaction().getTransactionId(), e.getTransaction().getPart());
@@ -281,31 +305,39 @@ public final class LogCodecs {
     // --- outcomes ---
 
     static io.tablestream.schemas.avro.Outcome outcomeToAvro(Outcome o) {
-        Failure failure = o.failure() == null ? null
-                : new Failure(o.failure().code().code(), o.failure().message(), o.failure().operationIndex());
+        Failure failure = o.failure() == null ? null : failureToAvro(o.failure());
         List<OperationResult> results = new ArrayList<>(o.results().size());
         for (Outcome.OperationResult r : o.results()) {
             results.add(new OperationResult(PropertyMapping.ticksOrNull(r.timestamp())));
         }
         TableInfo table = o.table() == null ? null : new TableInfo(o.table().tableId(), o.table().tableName());
+        List<Failure> operationFailures = new ArrayList<>(o.operationFailures().size());
+        o.operationFailures().forEach(f -> operationFailures.add(failureToAvro(f)));
         return new io.tablestream.schemas.avro.Outcome(o.commandId(), o.replyTo(), o.partition(), o.offset(), failure,
-                results, table);
+                results, table, operationFailures);
     }
 
     static Outcome outcomeFromAvro(io.tablestream.schemas.avro.Outcome a) {
-        Outcome.Failure failure = null;
-        if (a.getFailure() != null) {
-            ErrorCode code = ErrorCode.fromCode(a.getFailure().getCode());
-            failure = new Outcome.Failure(code == null ? ErrorCode.INTERNAL_ERROR : code, a.getFailure().getMessage(),
-                    a.getFailure().getOperationIndex());
-        }
+        Outcome.Failure failure = a.getFailure() == null ? null : failureFromAvro(a.getFailure());
         List<Outcome.OperationResult> results = new ArrayList<>(a.getResults().size());
         for (OperationResult r : a.getResults()) {
             results.add(new Outcome.OperationResult(PropertyMapping.dateTimeOrNull(r.getTimestampTicks())));
         }
         Outcome.TableInfo table = a.getTable() == null ? null
                 : new Outcome.TableInfo(a.getTable().getTableId(), a.getTable().getTableName());
-        return new Outcome(a.getCommandId(), a.getReplyTo(), failure, results, table, a.getPartition(), a.getOffset());
+        List<Outcome.Failure> operationFailures = new ArrayList<>(a.getOperationFailures().size());
+        a.getOperationFailures().forEach(f -> operationFailures.add(failureFromAvro(f)));
+        return new Outcome(a.getCommandId(), a.getReplyTo(), failure, results, table, a.getPartition(), a.getOffset(),
+                operationFailures);
+    }
+
+    private static Failure failureToAvro(Outcome.Failure f) {
+        return new Failure(f.code().code(), f.message(), f.operationIndex());
+    }
+
+    private static Outcome.Failure failureFromAvro(Failure f) {
+        ErrorCode code = ErrorCode.fromCode(f.getCode());
+        return new Outcome.Failure(code == null ? ErrorCode.INTERNAL_ERROR : code, f.getMessage(), f.getOperationIndex());
     }
 
     // --- change events ---

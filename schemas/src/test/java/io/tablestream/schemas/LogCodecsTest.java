@@ -10,6 +10,8 @@ import io.tablestream.core.command.CommandHeader;
 import io.tablestream.core.command.EntityChange;
 import io.tablestream.core.command.EntityCommand;
 import io.tablestream.core.command.EntityOperation;
+import io.tablestream.core.command.BulkCommand;
+import io.tablestream.core.command.CommandKey;
 import io.tablestream.core.command.Outcome;
 import io.tablestream.core.command.PartitionMarker;
 import io.tablestream.core.command.TableAnnouncement;
@@ -94,6 +96,21 @@ class LogCodecsTest {
     }
 
     @Test
+    void bulkCommandRoundTrips() {
+        Command bulk = new BulkCommand(HEADER, 42L, TableName.of("MyTable"), List.of(
+                new BulkCommand.Write("pk-a", EntityOperation.of(EntityOperation.Type.INSERT_OR_REPLACE, "r1", null,
+                        everyTypeAtItsExtremes())),
+                new BulkCommand.Write("pk-b", EntityOperation.of(EntityOperation.Type.INSERT_OR_MERGE, "r1", null,
+                        Map.of("A", EdmInt32.of(1)))),
+                new BulkCommand.Write("pk-a", EntityOperation.of(EntityOperation.Type.INSERT, "r2", null, Map.of()))));
+
+        Command decoded = LogCodecs.COMMAND.decode(LogCodecs.COMMAND.encode(bulk));
+
+        assertThat(decoded).isEqualTo(bulk);
+        assertThat(CommandKey.of(decoded)).isEqualTo(CommandKey.forEntity(HEADER.account(), 42L, "pk-a"));
+    }
+
+    @Test
     void tableCommandRoundTrips() {
         Command create = TableCommand.create(HEADER, TableName.of("Orders"), 3600);
         Command delete = TableCommand.delete(new CommandHeader("c-2", "acct", 1L, null, null), TableName.of("Orders"));
@@ -126,8 +143,11 @@ class LogCodecsTest {
         Outcome failed = new Outcome("c-2", null, new Outcome.Failure(ErrorCode.ENTITY_ALREADY_EXISTS, "exists", 7),
                 List.of(), null, 0, 0L);
         Outcome table = new Outcome("c-3", "i", null, List.of(), new Outcome.TableInfo(99L, "Orders"), 1, 2L);
+        Outcome bulk = new Outcome("c-4", "i", null, List.of(), null, 1, 3L, List.of(
+                new Outcome.Failure(ErrorCode.ENTITY_ALREADY_EXISTS, "exists", 0),
+                new Outcome.Failure(ErrorCode.PROPERTY_VALUE_TOO_LARGE, "too large", 9)));
 
-        for (Outcome o : List.of(ok, failed, table)) {
+        for (Outcome o : List.of(ok, failed, table, bulk)) {
             assertThat(LogCodecs.OUTCOME.decode(LogCodecs.OUTCOME.encode(o))).isEqualTo(o);
             assertThat(LogCodecs.outcomeCommandId(LogCodecs.OUTCOME.encode(o))).contains(o.commandId());
         }

@@ -4,6 +4,7 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.tablestream.core.command.Command;
 import io.tablestream.core.command.CommandHeader;
+import io.tablestream.core.command.CommandKey;
 import io.tablestream.core.command.EntityChange;
 import io.tablestream.core.command.EntityCommand;
 import io.tablestream.core.command.EntityOperation;
@@ -74,6 +75,11 @@ public class MetricsBenchmark {
             @Override
             public String instanceId() {
                 return "i";
+            }
+
+            @Override
+            public int partitionOf(CommandKey key) {
+                return 0;
             }
         };
         metered = new MeteredCommandLog(bare, registry);

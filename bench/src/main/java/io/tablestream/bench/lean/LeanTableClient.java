@@ -200,6 +200,25 @@ public final class LeanTableClient {
                 .header("DataServiceVersion", "3.0").POST(body(json)));
     }
 
+    /**
+     * A bulk write ({@code POST <table>()/$bulk}, an extension): {@code ndjson} holds one entity per
+     * line; {@code mode} is replace, merge or insert. Answered 200 (202 with {@code async}) and
+     * {@code {"Entities":n,"Failed":[…]}}.
+     */
+    public CompletableFuture<Answer> bulk(String table, String mode, byte[] ndjson, boolean async) {
+        HttpRequest.Builder r = HttpRequest.newBuilder(URI.create(endpoint + "/" + table + "()/$bulk?mode=" + mode
+                        + "&" + sas))
+                .timeout(Duration.ofSeconds(120))
+                .header("Content-Type", "application/x-ndjson")
+                .header("x-ms-version", API_VERSION)
+                .header("DataServiceVersion", "3.0")
+                .POST(HttpRequest.BodyPublishers.ofByteArray(ndjson));
+        if (async) {
+            r.header("Prefer", "respond-async");
+        }
+        return send(r);
+    }
+
     /** A GET of {@code pathAndQuery} below the account (e.g. an extension). */
     public CompletableFuture<Answer> getRaw(String pathAndQuery) {
         return send(HttpRequest.newBuilder(URI.create(endpoint + "/" + pathAndQuery + "&" + sas))

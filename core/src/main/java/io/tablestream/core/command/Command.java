@@ -6,10 +6,11 @@ package io.tablestream.core.command;
  * or a change to an account's settings (service properties), or a cross-partition transaction
  * ({@link TransactionCommand}), or the deletion of a whole PartitionKey ({@link PartitionDeletion}). Or a notice the processor writes into its own log
  * ({@link TableAnnouncement}, {@link PartitionMarker}, {@link TransactionReport}), which no client
- * sends and which gets no outcome.
+ * sends and which gets no outcome. Or independent entity writes on several PartitionKeys of one
+ * partition of the log ({@link BulkCommand}).
  */
 public sealed interface Command permits TableCommand, EntityCommand, AccountCommand, TableAnnouncement,
-        PartitionMarker, TransactionCommand, TransactionReport, PartitionDeletion {
+        PartitionMarker, TransactionCommand, TransactionReport, PartitionDeletion, BulkCommand {
     CommandHeader header();
 
     default String id() {

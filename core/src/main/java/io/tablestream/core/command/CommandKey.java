@@ -7,7 +7,8 @@ import java.util.Objects;
  * The Kafka record key of a command, which decides its partition and so the one task that applies
  * it: {@code <account>/<tableId>/<PartitionKey>} for entity commands (so a partition's writes are
  * applied in order, and a change set lands on one task), {@code <account>/<lower-case name>} for
- * table commands (so one task decides each name). Keys cannot contain {@code /}, so the form is
+ * table commands (so one task decides each name); a bulk command like its first write. Keys cannot
+ * contain {@code /}, so the form is
  * unambiguous. Change events and store lookups use the same key. The processor's own notices: a
  * table announcement is keyed like its table's commands (and written to every partition), a
  * partition marker by its partition's number.
@@ -74,6 +75,9 @@ public record CommandKey(String value) {
         }
         if (command instanceof PartitionDeletion d) {
             return forEntity(d.account(), d.tableId(), d.partitionKey());
+        }
+        if (command instanceof BulkCommand b) {
+            return forEntity(b.account(), b.tableId(), b.writes().get(0).partitionKey());
         }
         if (command instanceof TableCommand t) {
             return forTable(t.account(), t.tableName());

@@ -13,16 +13,24 @@ import java.util.Objects;
  * @param replyTo the instance waiting for it, {@code null} if none
  * @param failure why the command was rejected as a whole, or {@code null} when it was applied
  * @param results one per operation, in order, when applied (empty for a failure)
+ * @param operationFailures the operations that failed on their own while the command applied (a
+ *     {@link BulkCommand}'s writes), each naming its index; empty for every other command
  * @param table the table a table command created or deleted, {@code null} otherwise
  * @param partition the command's Kafka partition
  * @param offset the command's Kafka offset (with {@code partition}, the write's session token)
  */
 public record Outcome(String commandId, String replyTo, Failure failure, List<OperationResult> results,
-                      TableInfo table, int partition, long offset) {
+                      TableInfo table, int partition, long offset, List<Failure> operationFailures) {
 
     public Outcome {
         Objects.requireNonNull(commandId, "commandId");
         results = List.copyOf(results);
+        operationFailures = List.copyOf(operationFailures);
+    }
+
+    public Outcome(String commandId, String replyTo, Failure failure, List<OperationResult> results, TableInfo table,
+                   int partition, long offset) {
+        this(commandId, replyTo, failure, results, table, partition, offset, List.of());
     }
 
     public boolean succeeded() {

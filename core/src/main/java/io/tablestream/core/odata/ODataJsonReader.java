@@ -109,6 +109,15 @@ public final class ODataJsonReader {
         }
     }
 
+    /** An entity body held in {@code length} bytes of {@code bytes} from {@code offset} (one line of a bulk body). */
+    public static EntityBody readEntity(byte[] bytes, int offset, int length) {
+        try (JsonParser parser = JsonSupport.FACTORY.createParser(bytes, offset, length)) {
+            return readWhole(parser, ODataJsonReader::readEntityObject);
+        } catch (IOException e) {
+            throw translate(e);
+        }
+    }
+
     /** An entity body, read to its end; the stream is not closed. */
     public static EntityBody readEntity(InputStream body) {
         try (JsonParser parser = JsonSupport.FACTORY.createParser(body)) {

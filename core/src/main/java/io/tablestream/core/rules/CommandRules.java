@@ -1,5 +1,6 @@
 package io.tablestream.core.rules;
 
+import io.tablestream.core.command.BulkCommand;
 import io.tablestream.core.command.EntityCommand;
 import io.tablestream.core.command.EntityOperation;
 import io.tablestream.core.command.PartitionDeletion;
@@ -50,21 +51,7 @@ public final class CommandRules {
         for (int i = 0; i < ops.size(); i++) {
             EntityOperation op = ops.get(i);
             try {
-                Keys.validatePartitionKey(command.partitionKey());
-                if (op.writesProperties()) {
-                    Entity entity = Entity.of(command.partitionKey(), op.rowKey(), op.properties());
-                    EntityRules.validate(entity);
-                    TimeToLive.validate(op.properties());
-                } else {
-                    Keys.validateRowKey(op.rowKey());
-                    if (!op.properties().isEmpty()) {
-                        throw TableServiceException.of(ErrorCode.INVALID_INPUT, "A delete carries no properties.");
-                    }
-                }
-                if (op.ifMatch() != null && !takesCondition(op.type())) {
-                    throw TableServiceException.of(ErrorCode.INVALID_INPUT,
-                            "An If-Match condition is only allowed on update, merge and delete.");
-                }
+                validate(command.partitionKey(), op);
                 if (!rowKeys.add(op.rowKey())) {
                     throw TableServiceException.of(ErrorCode.INVALID_DUPLICATE_ROW,
                             "The RowKey '" + op.rowKey() + "' appears more than once in the batch; an entity may appear only once.");
@@ -72,6 +59,44 @@ public final class CommandRules {
             } catch (TableServiceException e) {
                 throw command.batch() ? e.atIndex(i) : e;
             }
+        }
+    }
+
+    /**
+     * One operation on an entity of PartitionKey {@code partitionKey}: valid keys, a valid entity
+     * (properties, sizes, TTL) for a write, no properties for a delete, an If-Match condition only
+     * where the operation takes one.
+     */
+    public static void validate(String partitionKey, EntityOperation op) {
+        Keys.validatePartitionKey(partitionKey);
+        if (op.writesProperties()) {
+            Entity entity = Entity.of(partitionKey, op.rowKey(), op.properties());
+            EntityRules.validate(entity);
+            TimeToLive.validate(op.properties());
+        } else {
+            Keys.validateRowKey(op.rowKey());
+            if (!op.properties().isEmpty()) {
+                throw TableServiceException.of(ErrorCode.INVALID_INPUT, "A delete carries no properties.");
+            }
+        }
+        if (op.ifMatch() != null && !takesCondition(op.type())) {
+            throw TableServiceException.of(ErrorCode.INVALID_INPUT,
+                    "An If-Match condition is only allowed on update, merge and delete.");
+        }
+    }
+
+    /**
+     * A bulk command as a whole: a valid table id and at most {@value BulkCommand#MAX_WRITES} writes.
+     * Each write is held to the rules of one operation ({@link #validate(String, EntityOperation)})
+     * apart, since a write that breaks them fails alone.
+     */
+    public static void validate(BulkCommand command) {
+        if (command.tableId() < 0) {
+            throw TableServiceException.of(ErrorCode.INVALID_INPUT, "The table id must not be negative.");
+        }
+        if (command.writes().size() > BulkCommand.MAX_WRITES) {
+            throw TableServiceException.of(ErrorCode.INVALID_INPUT, "A bulk command holds at most "
+                    + BulkCommand.MAX_WRITES + " writes, not " + command.writes().size() + ".");
         }
     }
 

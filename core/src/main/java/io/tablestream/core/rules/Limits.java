@@ -20,6 +20,10 @@ public final class Limits {
     public static final int MAX_BATCH_BYTES = 4 * 1024 * 1024;
     /** Bytes of any request body: a larger one is refused with 413 {@code RequestBodyTooLarge}. */
     public static final int MAX_REQUEST_BODY_BYTES = 4 * 1024 * 1024;
+    /** Entities in one bulk upsert ({@code $bulk}, an extension). */
+    public static final int MAX_BULK_ENTITIES = 100_000;
+    /** Bytes of a bulk upsert's body ({@code $bulk}, an extension): the one request body allowed past {@link #MAX_REQUEST_BODY_BYTES}. */
+    public static final int MAX_BULK_BODY_BYTES = 16 * 1024 * 1024;
     /** Entities in one page of a query. */
     public static final int MAX_PAGE_SIZE = 1000;
     /** Comparisons in one {@code $filter}. */

@@ -1,6 +1,7 @@
 package io.tablestream.ingest.command;
 
 import io.tablestream.core.command.Command;
+import io.tablestream.core.command.CommandKey;
 import io.tablestream.core.command.Outcome;
 import io.tablestream.core.command.SessionToken;
 import java.time.Duration;
@@ -25,4 +26,10 @@ public interface CommandLog {
 
     /** The id outcomes for this instance are keyed by: put it in the replyTo of sync commands. */
     String instanceId();
+
+    /**
+     * The partition of the log a command keyed {@code key} goes to (where {@link #append} puts it):
+     * commands meant to share a partition are grouped by it.
+     */
+    int partitionOf(CommandKey key);
 }

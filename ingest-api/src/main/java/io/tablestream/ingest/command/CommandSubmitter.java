@@ -2,6 +2,7 @@ package io.tablestream.ingest.command;
 
 import io.tablestream.core.command.Command;
 import io.tablestream.core.command.CommandHeader;
+import io.tablestream.core.command.CommandKey;
 import io.tablestream.core.command.Outcome;
 import io.tablestream.core.command.SessionToken;
 import io.tablestream.core.error.TableServiceException;
@@ -30,6 +31,11 @@ public final class CommandSubmitter {
     public CommandHeader header(String account, String principal, boolean awaited) {
         return new CommandHeader(UUID.randomUUID().toString(), account, clock.millis(),
                 awaited ? log.instanceId() : null, principal);
+    }
+
+    /** The partition of the log a command keyed {@code key} goes to. */
+    public int partitionOf(CommandKey key) {
+        return log.partitionOf(key);
     }
 
     /** Appends and completes with the applied outcome; a rejection completes exceptionally with its error. */

@@ -5,6 +5,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.tablestream.core.command.AccountCommand;
 import io.tablestream.core.command.Command;
+import io.tablestream.core.command.CommandKey;
 import io.tablestream.core.command.EntityCommand;
 import io.tablestream.core.command.Outcome;
 import io.tablestream.core.command.SessionToken;
@@ -125,5 +126,10 @@ public final class MeteredCommandLog implements CommandLog {
     @Override
     public String instanceId() {
         return log.instanceId();
+    }
+
+    @Override
+    public int partitionOf(CommandKey key) {
+        return log.partitionOf(key);
     }
 }

@@ -1,6 +1,8 @@
 package io.tablestream.ingest.http;
 
+import io.tablestream.core.command.BulkCommand;
 import io.tablestream.core.command.CommandHeader;
+import io.tablestream.core.command.CommandKey;
 import io.tablestream.core.command.EntityCommand;
 import io.tablestream.core.command.EntityOperation;
 import io.tablestream.core.command.PartitionDeletion;
@@ -12,10 +14,12 @@ import io.tablestream.core.model.EdmValue;
 import io.tablestream.core.model.Entity;
 import io.tablestream.core.model.TableName;
 import io.tablestream.core.model.TableRecord;
+import io.tablestream.core.odata.BulkResultJsonWriter;
 import io.tablestream.core.odata.EntityBody;
 import io.tablestream.core.odata.MetadataLevel;
 import io.tablestream.core.odata.ODataJsonReader;
 import io.tablestream.core.rules.CommandRules;
+import io.tablestream.core.rules.Limits;
 import io.tablestream.ingest.command.CommandSubmitter;
 import io.tablestream.protocol.batch.BatchOperation;
 import io.tablestream.protocol.http.Caller;
@@ -33,8 +37,8 @@ import java.util.Map;
 import java.util.UUID;
 
 /**
- * The one place entity writes become commands, for a write of its own, a {@code $batch} change set and a
- * cross-partition transaction alike: each write's table, its keys (the URL's, or an insert's body's),
+ * The one place entity writes become commands, for a write of its own, a {@code $batch} change set, a
+ * cross-partition transaction and a bulk write alike: each write's table, its keys (the URL's, or an insert's body's),
  * its properties, its If-Match condition, the caller's permission at those keys, whether its answer
  * carries the entity; then the command, held to the rules the processor applies again
  * ({@link CommandRules}). Anything refused is a {@link TableServiceException}; inside a change set it
@@ -194,6 +198,129 @@ final class EntityWritePlanner {
             parts.add(part);
         }
         return new TransactionCommand(header, transactionId, parts);
+    }
+
+    /** Writes a bulk command holds at most: a record of the log of a bounded size, decided in one go. */
+    static final int BULK_COMMAND_WRITES = 2_000;
+    /** Body bytes (JSON, larger than the command's Avro) of the writes one bulk command holds at most. */
+    static final int BULK_COMMAND_BYTES = 1024 * 1024;
+
+    /**
+     * A bulk write, planned: its commands, each holding writes whose PartitionKeys share one
+     * partition of the log, in body order, and for each command the body line of each write (lines
+     * are numbered from 1); the lines refused while planning, and how many lines held an entity.
+     */
+    record BulkWrite(List<BulkCommand> commands, List<int[]> lines, List<BulkResultJsonWriter.FailedLine> refused,
+                     int entities) {
+    }
+
+    /**
+     * Plans a bulk write by {@code caller} to table {@code tableName}: one entity per line of
+     * {@code body} (blank lines are skipped), each written as {@code mode} says, grouped into
+     * commands by the partition of the log its PartitionKey belongs on, at most
+     * {@value #BULK_COMMAND_WRITES} writes or about {@value #BULK_COMMAND_BYTES} bytes each. A line
+     * that is not an entity, breaks the rules of a write of its own, or lies outside the caller's key
+     * range is refused alone. Refused as a whole (nothing planned): a missing table, a caller that
+     * may not write the table in this mode, more than {@value Limits#MAX_BULK_ENTITIES} entities.
+     *
+     * @param awaited whether the commands' outcomes are awaited (they then name this instance)
+     */
+    BulkWrite bulk(String account, Caller caller, String tableName, BulkMode mode, byte[] body, boolean awaited) {
+        TableRecord table = tables.require(account, tableName);
+        String name = table.name().value();
+        caller.authorize(Operation.BULK_WRITE, name, null, null);
+        Map<Integer, BulkGroup> groups = new HashMap<>();
+        List<BulkCommand> commands = new ArrayList<>();
+        List<int[]> lines = new ArrayList<>();
+        List<BulkResultJsonWriter.FailedLine> refused = new ArrayList<>();
+        int entities = 0;
+        int line = 0;
+        for (int start = 0; start < body.length; ) {
+            int newline = indexOf(body, (byte) '\n', start);
+            int end = newline < 0 ? body.length : newline;
+            int next = end + 1;
+            line++;
+            if (end > start && body[end - 1] == '\r') {
+                end--;
+            }
+            if (!isBlank(body, start, end)) {
+                if (++entities > Limits.MAX_BULK_ENTITIES) {
+                    throw TableServiceException.of(ErrorCode.INVALID_INPUT, "A bulk write holds at most "
+                            + Limits.MAX_BULK_ENTITIES + " entities; line " + line + " holds one more.");
+                }
+                try {
+                    Entity entity = ODataJsonReader.readEntity(body, start, end - start).toEntity();
+                    caller.authorize(mode.operation(), name, entity.partitionKey(), entity.rowKey());
+                    EntityOperation op = EntityOperation.of(mode.type(), entity.rowKey(), null, entity.properties());
+                    CommandRules.validate(entity.partitionKey(), op);
+                    int partition = submitter.partitionOf(CommandKey.forEntity(account, table.tableId(),
+                            entity.partitionKey()));
+                    BulkGroup group = groups.computeIfAbsent(partition, p -> new BulkGroup());
+                    group.add(new BulkCommand.Write(entity.partitionKey(), op), line, end - start);
+                    if (group.full()) {
+                        group.seal(submitter.header(account, caller.principal(), awaited), table, commands, lines);
+                    }
+                } catch (TableServiceException e) {
+                    if (e.errorCode() == ErrorCode.AUTHORIZATION_PERMISSION_MISMATCH) {
+                        throw e; // the mode needs a permission the caller lacks: no line may be written
+                    }
+                    refused.add(new BulkResultJsonWriter.FailedLine(line, e.errorCode(), e.getMessage()));
+                }
+            }
+            start = next;
+        }
+        for (BulkGroup group : groups.values()) {
+            if (!group.writes.isEmpty()) {
+                group.seal(submitter.header(account, caller.principal(), awaited), table, commands, lines);
+            }
+        }
+        return new BulkWrite(commands, lines, refused, entities);
+    }
+
+    /** The writes planned for one partition of the log and not yet in a command. */
+    private static final class BulkGroup {
+        final List<BulkCommand.Write> writes = new ArrayList<>();
+        final List<Integer> lines = new ArrayList<>();
+        long bytes;
+
+        void add(BulkCommand.Write write, int line, int lineBytes) {
+            writes.add(write);
+            lines.add(line);
+            bytes += lineBytes;
+        }
+
+        boolean full() {
+            return writes.size() >= BULK_COMMAND_WRITES || bytes >= BULK_COMMAND_BYTES;
+        }
+
+        void seal(CommandHeader header, TableRecord table, List<BulkCommand> commands, List<int[]> linesOf) {
+            BulkCommand command = new BulkCommand(header, table.tableId(), table.name(), writes);
+            CommandRules.validate(command);
+            commands.add(command);
+            linesOf.add(lines.stream().mapToInt(Integer::intValue).toArray());
+            writes.clear();
+            lines.clear();
+            bytes = 0;
+        }
+    }
+
+    private static int indexOf(byte[] bytes, byte b, int from) {
+        for (int i = from; i < bytes.length; i++) {
+            if (bytes[i] == b) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private static boolean isBlank(byte[] bytes, int from, int to) {
+        for (int i = from; i < to; i++) {
+            byte b = bytes[i];
+            if (b != ' ' && b != '\t' && b != '\r') {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**

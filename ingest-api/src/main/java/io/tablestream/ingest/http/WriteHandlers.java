@@ -34,6 +34,7 @@ public final class WriteHandlers {
         EntityWritePlanner planner = new EntityWritePlanner(submitter, tables);
         EntityWriteHandlers entityWrites = new EntityWriteHandlers(submitter, planner, responders);
         BatchWriteHandler batch = new BatchWriteHandler(submitter, planner, clock, responders);
+        BulkWriteHandler bulk = new BulkWriteHandler(submitter, planner, responders);
         Map<Operation, OperationHandler> handlers = new EnumMap<>(Operation.class);
         handlers.put(Operation.CREATE_TABLE, tableWrites::create);
         handlers.put(Operation.DELETE_TABLE, tableWrites::delete);
@@ -48,6 +49,7 @@ public final class WriteHandlers {
         handlers.put(Operation.DELETE_PARTITION, entityWrites::deletePartition);
         handlers.put(Operation.BATCH, batch::handle);
         handlers.put(Operation.SUBMIT_TRANSACTION, batch::submitTransaction);
+        handlers.put(Operation.BULK_WRITE, bulk::handle);
         return handlers;
     }
 }

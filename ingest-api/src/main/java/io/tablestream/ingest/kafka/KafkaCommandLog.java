@@ -169,13 +169,18 @@ public final class KafkaCommandLog implements CommandLog, AutoCloseable {
     }
 
     @Override
+    public int partitionOf(CommandKey key) {
+        return LogPartitioner.partitionOf(key, commandPartitions());
+    }
+
+    @Override
     public CompletableFuture<SessionToken.Position> append(Command command) {
         CompletableFuture<SessionToken.Position> result = new CompletableFuture<>();
         CommandKey key = CommandKey.of(command);
         Thread sender = Thread.currentThread();
         try {
             ProducerRecord<String, byte[]> record = new ProducerRecord<>(commandsTopic,
-                    LogPartitioner.partitionOf(key, commandPartitions()), key.value(), LogCodecs.COMMAND.encode(command));
+                    partitionOf(key), key.value(), LogCodecs.COMMAND.encode(command));
             producer.send(record, (metadata, error) -> {
                 if (error != null) {
                     // The producer fails a record it never queued (no metadata in time, ...) within send(),

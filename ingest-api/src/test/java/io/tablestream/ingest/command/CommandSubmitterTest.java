@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tablestream.core.command.Command;
 import io.tablestream.core.command.CommandHeader;
+import io.tablestream.core.command.CommandKey;
 import io.tablestream.core.command.EntityCommand;
 import io.tablestream.core.command.EntityOperation;
 import io.tablestream.core.command.Outcome;
@@ -12,6 +13,7 @@ import io.tablestream.core.command.SessionToken;
 import io.tablestream.core.error.ErrorCode;
 import io.tablestream.core.error.TableServiceException;
 import io.tablestream.core.model.TableName;
+import io.tablestream.schemas.LogPartitioner;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -50,6 +52,11 @@ class CommandSubmitterTest {
         @Override
         public String instanceId() {
             return "node-1-abc";
+        }
+
+        @Override
+        public int partitionOf(CommandKey key) {
+            return LogPartitioner.partitionOf(key, 4);
         }
     }
 

@@ -6,6 +6,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.tablestream.core.command.AccountCommand;
 import io.tablestream.core.command.Command;
 import io.tablestream.core.command.CommandHeader;
+import io.tablestream.core.command.CommandKey;
 import io.tablestream.core.command.EntityCommand;
 import io.tablestream.core.command.EntityOperation;
 import io.tablestream.core.command.Outcome;
@@ -13,6 +14,7 @@ import io.tablestream.core.command.SessionToken;
 import io.tablestream.core.error.ErrorCode;
 import io.tablestream.core.error.TableServiceException;
 import io.tablestream.core.model.TableName;
+import io.tablestream.schemas.LogPartitioner;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -42,6 +44,11 @@ class MeteredCommandLogTest {
         @Override
         public String instanceId() {
             return "node";
+        }
+
+        @Override
+        public int partitionOf(CommandKey key) {
+            return LogPartitioner.partitionOf(key, 4);
         }
     }
 

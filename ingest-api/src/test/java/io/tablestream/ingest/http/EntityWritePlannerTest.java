@@ -12,6 +12,8 @@ import static io.tablestream.ingest.http.WriteFixtures.upsert;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.tablestream.core.command.BulkCommand;
+import io.tablestream.core.command.CommandKey;
 import io.tablestream.core.command.EntityCommand;
 import io.tablestream.core.command.EntityOperation;
 import io.tablestream.core.command.TransactionCommand;
@@ -19,11 +21,13 @@ import io.tablestream.core.error.ErrorCode;
 import io.tablestream.core.error.TableServiceException;
 import io.tablestream.core.model.EdmInt32;
 import io.tablestream.core.odata.MetadataLevel;
+import io.tablestream.core.rules.Limits;
 import io.tablestream.ingest.command.CommandSubmitter;
 import io.tablestream.protocol.batch.BatchOperation;
 import io.tablestream.protocol.http.TableLookup;
 import io.tablestream.protocol.request.Operation;
 import io.tablestream.protocol.write.EntityWriteRequest;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -31,6 +35,7 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
+import java.util.stream.IntStream;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.Test;
 
@@ -265,6 +270,137 @@ class EntityWritePlannerTest {
 
         assertRefused(() -> planner.transaction(ACCOUNT, caller, operations), ErrorCode.INVALID_INPUT, null);
         assertThat(planner.transaction(ACCOUNT, caller, operations.subList(0, 100)).parts()).hasSize(100);
+    }
+
+    // --- a bulk write
+
+    private static byte[] ndjson(String... lines) {
+        return String.join("\n", lines).getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static String line(String pk, String rk, String more) {
+        return "{\"PartitionKey\":\"" + pk + "\",\"RowKey\":\"" + rk + "\"" + more + "}";
+    }
+
+    @Test
+    void aBulkWriteIsOneCommandPerPartitionOfTheLogInBodyOrderAndKnowsEachWritesLine() {
+        List<String> lines = new ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            lines.add(line("pk" + (i % 10), "r" + i, ",\"N\":" + i));
+        }
+
+        EntityWritePlanner.BulkWrite bulk = planner.bulk(ACCOUNT, caller, "orders", BulkMode.REPLACE,
+                ndjson(lines.toArray(String[]::new)), true);
+
+        assertThat(bulk.entities()).isEqualTo(40);
+        assertThat(bulk.refused()).isEmpty();
+        assertThat(bulk.commands()).hasSizeLessThanOrEqualTo(4);
+        List<Integer> seen = new ArrayList<>();
+        for (int c = 0; c < bulk.commands().size(); c++) {
+            BulkCommand command = bulk.commands().get(c);
+            int[] linesOf = bulk.lines().get(c);
+            assertThat(command.tableId()).isEqualTo(ORDERS.tableId());
+            assertThat(command.header().replyTo()).isEqualTo(INSTANCE);
+            assertThat(command.writes().stream().map(w -> log.partitionOf(CommandKey.forEntity(ACCOUNT,
+                    ORDERS.tableId(), w.partitionKey()))).distinct()).as("one partition of the log").hasSize(1);
+            for (int w = 0; w < command.writes().size(); w++) {
+                BulkCommand.Write write = command.writes().get(w);
+                int n = linesOf[w] - 1;
+                assertThat(write.partitionKey()).isEqualTo("pk" + (n % 10));
+                assertThat(write.operation().rowKey()).isEqualTo("r" + n);
+                assertThat(write.operation().type()).isEqualTo(EntityOperation.Type.INSERT_OR_REPLACE);
+                assertThat(write.operation().properties()).containsEntry("N", EdmInt32.of(n));
+                if (w > 0) {
+                    assertThat(linesOf[w]).as("body order").isGreaterThan(linesOf[w - 1]);
+                }
+                seen.add(linesOf[w]);
+            }
+        }
+        assertThat(seen).containsExactlyInAnyOrderElementsOf(IntStream.rangeClosed(1, 40).boxed().toList());
+        assertThat(caller.asked.get(0)).isEqualTo("BULK_WRITE Orders null null");
+        assertThat(caller.asked).contains("INSERT_OR_REPLACE_ENTITY Orders pk3 r13").hasSize(41);
+        assertThat(log.appended).as("planning appends nothing").isEmpty();
+    }
+
+    @Test
+    void eachModeWritesAsItsOperation() {
+        for (BulkMode mode : BulkMode.values()) {
+            EntityWritePlanner.BulkWrite bulk = planner.bulk(ACCOUNT, caller, "Orders", mode,
+                    ndjson(line("p", "r", "")), false);
+
+            assertThat(bulk.commands()).singleElement().satisfies(c -> {
+                assertThat(c.writes().get(0).operation().type()).isEqualTo(mode.type());
+                assertThat(c.header().replyTo()).as("not awaited").isNull();
+            });
+            assertThat(caller.asked).last().isEqualTo(mode.operation() + " Orders p r");
+        }
+        assertThat(BulkMode.parse(null)).isEqualTo(BulkMode.REPLACE);
+        assertThat(BulkMode.parse("Merge")).isEqualTo(BulkMode.MERGE);
+        assertRefused(() -> BulkMode.parse("upsert"), ErrorCode.INVALID_QUERY_PARAMETER_VALUE, null);
+    }
+
+    @Test
+    void aLineThatIsNoValidEntityIsRefusedAloneAndBlankLinesAreSkipped() {
+        caller.denyRowKeyOutOfRange("outside");
+        byte[] body = ndjson(
+                line("p", "ok1", ""),
+                "{\"PartitionKey\":\"p\",",
+                "",
+                "  \r",
+                "{\"PartitionKey\":\"p\"}",
+                line("p", "bad#key", ""),
+                line("p", "outside", ""),
+                line("p", "big", ",\"S\":\"" + "x".repeat(40_000) + "\""),
+                "[1,2]",
+                line("p", "ok2", ",\"T@odata.type\":\"Edm.Int64\",\"T\":\"5\"") + "\r",
+                "");
+
+        EntityWritePlanner.BulkWrite bulk = planner.bulk(ACCOUNT, caller, "Orders", BulkMode.REPLACE, body, true);
+
+        assertThat(bulk.entities()).isEqualTo(8);
+        assertThat(bulk.refused()).extracting(f -> f.line() + " " + f.code().code()).containsExactly(
+                "2 InvalidInput", "5 PropertiesNeedValue", "6 OutOfRangeInput", "7 AuthorizationFailure",
+                "8 PropertyValueTooLarge", "9 InvalidInput");
+        assertThat(bulk.commands()).singleElement().satisfies(c -> assertThat(c.writes())
+                .extracting(w -> w.operation().rowKey()).containsExactly("ok1", "ok2"));
+        assertThat(bulk.lines().get(0)).containsExactly(1, 10);
+    }
+
+    @Test
+    void aCommandHoldsABoundedNumberOfWrites() {
+        List<String> lines = new ArrayList<>();
+        for (int i = 0; i < EntityWritePlanner.BULK_COMMAND_WRITES + 10; i++) {
+            lines.add(line("same", String.format("r%05d", i), ""));
+        }
+
+        EntityWritePlanner.BulkWrite bulk = planner.bulk(ACCOUNT, caller, "Orders", BulkMode.INSERT,
+                ndjson(lines.toArray(String[]::new)), true);
+
+        assertThat(bulk.commands()).extracting(c -> c.writes().size())
+                .containsExactly(EntityWritePlanner.BULK_COMMAND_WRITES, 10);
+        assertThat(bulk.lines().get(1)[0]).isEqualTo(EntityWritePlanner.BULK_COMMAND_WRITES + 1);
+    }
+
+    @Test
+    void aBulkWriteTheCallerMayNotMakeInItsModeIsRefusedWhole() {
+        caller.denyRowKey("r2");
+
+        assertRefused(() -> planner.bulk(ACCOUNT, caller, "Orders", BulkMode.MERGE,
+                ndjson(line("p", "r1", ""), line("p", "r2", "")), true), ErrorCode.AUTHORIZATION_PERMISSION_MISMATCH,
+                null);
+        assertRefused(() -> planner.bulk(ACCOUNT, caller, "Missing", BulkMode.MERGE, ndjson(line("p", "r1", "")), true),
+                ErrorCode.TABLE_NOT_FOUND, null);
+    }
+
+    @Test
+    void aBulkWriteHoldsAtMostAHundredThousandEntities() {
+        StringBuilder body = new StringBuilder();
+        for (int i = 0; i <= Limits.MAX_BULK_ENTITIES; i++) {
+            body.append("{\"PartitionKey\":\"p\",\"RowKey\":\"").append(i).append("\"}\n");
+        }
+
+        assertRefused(() -> planner.bulk(ACCOUNT, caller, "Orders", BulkMode.REPLACE,
+                body.toString().getBytes(StandardCharsets.UTF_8), true), ErrorCode.INVALID_INPUT, null);
     }
 
     /** Refused with {@code code} (any 4xx when null), naming operation {@code index} (none when null). */

@@ -1,6 +1,7 @@
 package io.tablestream.ingest.http;
 
 import io.tablestream.core.command.Command;
+import io.tablestream.core.command.CommandKey;
 import io.tablestream.core.command.EntityCommand;
 import io.tablestream.core.command.Outcome;
 import io.tablestream.core.command.SessionToken;
@@ -18,6 +19,7 @@ import io.tablestream.protocol.batch.HeaderField;
 import io.tablestream.protocol.batch.HeaderFields;
 import io.tablestream.protocol.http.Caller;
 import io.tablestream.protocol.request.Operation;
+import io.tablestream.schemas.LogPartitioner;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -67,6 +69,11 @@ final class WriteFixtures {
         public String instanceId() {
             return INSTANCE;
         }
+
+        @Override
+        public int partitionOf(CommandKey key) {
+            return LogPartitioner.partitionOf(key, 4);
+        }
     }
 
     /** A registry of {@link #ACCOUNT} holding the given tables (names case-insensitive, as the service's). */
@@ -110,10 +117,17 @@ final class WriteFixtures {
     static final class RecordingCaller implements Caller {
         final List<String> asked = Collections.synchronizedList(new ArrayList<>());
         volatile String deniedRowKey;
+        volatile ErrorCode denial = ErrorCode.AUTHORIZATION_PERMISSION_MISMATCH;
 
         RecordingCaller denyRowKey(String rowKey) {
             this.deniedRowKey = rowKey;
             return this;
+        }
+
+        /** Denies the RowKey as a SAS whose key range leaves it out does (AuthorizationFailure). */
+        RecordingCaller denyRowKeyOutOfRange(String rowKey) {
+            this.denial = ErrorCode.AUTHORIZATION_FAILURE;
+            return denyRowKey(rowKey);
         }
 
         @Override
@@ -125,7 +139,7 @@ final class WriteFixtures {
         public void authorize(Operation operation, String table, String partitionKey, String rowKey) {
             asked.add(operation + " " + table + " " + partitionKey + " " + rowKey);
             if (rowKey != null && rowKey.equals(deniedRowKey)) {
-                throw TableServiceException.of(ErrorCode.AUTHORIZATION_PERMISSION_MISMATCH);
+                throw TableServiceException.of(denial);
             }
         }
 

@@ -133,7 +133,7 @@ public final class Principal {
         public void check(Access access) {
             String needed = switch (access.operation()) {
                 case QUERY_ENTITIES, COUNT_ENTITIES, READ_CHANGES, GET_ENTITY, GET_ENTITY_HISTORY -> "r";
-                case INSERT_ENTITY -> "a";
+                case INSERT_ENTITY, BULK_WRITE -> "a";
                 case UPDATE_ENTITY, MERGE_ENTITY -> "u";
                 case INSERT_OR_REPLACE_ENTITY, INSERT_OR_MERGE_ENTITY -> "au";
                 case DELETE_ENTITY, DELETE_PARTITION -> "d";
@@ -189,7 +189,7 @@ public final class Principal {
                 case QUERY_TABLES -> requireAll(permissions, "l", access);
                 case CREATE_TABLE -> requireAny(permissions, "cw", access);
                 case DELETE_TABLE, DELETE_ENTITY, DELETE_PARTITION -> requireAll(permissions, "d", access);
-                case INSERT_ENTITY -> requireAll(permissions, "a", access);
+                case INSERT_ENTITY, BULK_WRITE -> requireAll(permissions, "a", access);
                 case UPDATE_ENTITY, MERGE_ENTITY -> requireAll(permissions, "u", access);
                 case INSERT_OR_REPLACE_ENTITY, INSERT_OR_MERGE_ENTITY -> requireAll(permissions, "au", access);
                 default -> {

@@ -84,6 +84,12 @@ public final class OperationResolver {
             }
             throw verb(method);
         }
+        if (resource instanceof ResourcePath.EntityBulk) {
+            if (effective.equals("POST")) {
+                return Operation.BULK_WRITE;
+            }
+            throw verb(method);
+        }
         if (resource instanceof ResourcePath.EntityCount) {
             if (effective.equals("GET")) {
                 return Operation.COUNT_ENTITIES;

@@ -34,6 +34,27 @@ public final class RequestContentType {
         }
     }
 
+    /**
+     * The {@code Content-Type} of a bulk write (an extension): newline-delimited JSON,
+     * {@value #NDJSON}. A missing one is {@code InvalidInput}, another {@code MediaTypeNotSupported}.
+     */
+    public static void requireNdjson(String contentType) {
+        if (contentType == null || contentType.isBlank()) {
+            throw TableServiceException.of(ErrorCode.INVALID_INPUT, "Content-Type header value missing.");
+        }
+        int semicolon = contentType.indexOf(';');
+        String type = (semicolon < 0 ? contentType : contentType.substring(0, semicolon)).strip()
+                .toLowerCase(Locale.ROOT);
+        if (!type.equals(NDJSON)) {
+            throw TableServiceException.of(ErrorCode.MEDIA_TYPE_NOT_SUPPORTED,
+                    "The Content-Type '" + shorten(type) + "' is not supported; send the entities as " + NDJSON
+                            + ", one entity per line.");
+        }
+    }
+
+    /** The media type of a bulk write's body: one JSON entity per line. */
+    public static final String NDJSON = "application/x-ndjson";
+
     private static String shorten(String s) {
         return s.length() <= 60 ? s : s.substring(0, 60) + "…";
     }

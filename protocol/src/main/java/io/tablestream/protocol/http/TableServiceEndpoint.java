@@ -122,7 +122,8 @@ public final class TableServiceEndpoint {
 
     /**
      * Mounts the pipeline on every path and method, and the exception mapper. A request declaring a
-     * body over the configuration's {@code http.maxRequestSize} is refused from its header.
+     * body over the configuration's {@code http.maxRequestSize} (or, for the one operation that takes
+     * more, over its own limit: {@link Operation#maxBodyBytes}) is refused from its header.
      */
     public void install(JavalinConfig config) {
         HttpConfig httpConfig = config.http;
@@ -155,7 +156,9 @@ public final class TableServiceEndpoint {
         RequestContext request = new RequestContext(clock.instant(), http.header(Headers.CLIENT_REQUEST_ID),
                 http.header(Headers.VERSION));
         http.attribute(CONTEXT_ATTRIBUTE, request);
-        RequestFraming.refuseDeclaredLengthOver(maxRequestBytes.getAsLong(), http);
+        long maxBodyBytes = maxRequestBytes.getAsLong();
+        // over what any operation takes: refused before anything else is read
+        RequestFraming.refuseDeclaredLengthOver(Operation.BULK_WRITE.maxBodyBytes(maxBodyBytes), http);
         if (http.req().getRequestURI().startsWith("/_")) {
             handleInternal(request, http);
             return;
@@ -165,6 +168,7 @@ public final class TableServiceEndpoint {
         List<String> xMethod = java.util.Collections.list(http.req().getHeaders(Headers.X_HTTP_METHOD));
         request.operation(OperationResolver.resolve(http.req().getMethod(), xMethod, request.resource(),
                 http.queryParam("comp"), http.queryParam("restype"), http.header(Headers.IF_MATCH) != null));
+        RequestFraming.refuseDeclaredLengthOver(request.operation().maxBodyBytes(maxBodyBytes), http);
         Locations.check(request.operation(), request.secondaryLocation());
         if (request.operation() != Operation.PREFLIGHT) {
             request.caller(authenticator.authenticate(request, http));

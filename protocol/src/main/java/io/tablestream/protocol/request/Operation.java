@@ -1,5 +1,7 @@
 package io.tablestream.protocol.request;
 
+import io.tablestream.core.rules.Limits;
+
 /** The Table service operations, as resolved from method, path, query and headers. */
 public enum Operation {
     QUERY_TABLES(Body.JSON),
@@ -22,6 +24,11 @@ public enum Operation {
     /** {@code DELETE <table>(PartitionKey='p')/$partition}: every entity of one PartitionKey (an extension; authorized as a delete of all of them). */
     DELETE_PARTITION(Body.JSON),
     BATCH(Body.JSON),
+    /**
+     * {@code POST <table>()/$bulk}: many entities upserted (or inserted) at once, one per line (an
+     * extension; authorized as the write of each entity).
+     */
+    BULK_WRITE(Body.JSON),
     GET_TABLE_ACL(Body.XML),
     SET_TABLE_ACL(Body.XML),
     GET_SERVICE_PROPERTIES(Body.XML),
@@ -75,7 +82,7 @@ public enum Operation {
     public boolean addressesTable() {
         return switch (this) {
             case CREATE_TABLE, DELETE_TABLE, QUERY_ENTITIES, COUNT_ENTITIES, READ_CHANGES, GET_TABLE_ACL, SET_TABLE_ACL,
-                 LIST_INDEXES, CREATE_INDEX, DROP_INDEX, DELETE_PARTITION -> true;
+                 LIST_INDEXES, CREATE_INDEX, DROP_INDEX, DELETE_PARTITION, BULK_WRITE -> true;
             default -> addressesOneEntity();
         };
     }
@@ -85,8 +92,16 @@ public enum Operation {
         return switch (this) {
             case CREATE_TABLE, DELETE_TABLE, INSERT_ENTITY, UPDATE_ENTITY, MERGE_ENTITY, INSERT_OR_REPLACE_ENTITY,
                  INSERT_OR_MERGE_ENTITY, DELETE_ENTITY, DELETE_PARTITION, BATCH, SET_TABLE_ACL, SET_SERVICE_PROPERTIES, CREATE_INDEX,
-                 DROP_INDEX, SUBMIT_TRANSACTION -> true;
+                 DROP_INDEX, SUBMIT_TRANSACTION, BULK_WRITE -> true;
             default -> false;
         };
+    }
+
+    /**
+     * Bytes of request body the operation takes at most, {@code otherwise} for every operation but
+     * the one that takes more (a bulk write, {@value Limits#MAX_BULK_BODY_BYTES}).
+     */
+    public long maxBodyBytes(long otherwise) {
+        return this == BULK_WRITE ? Limits.MAX_BULK_BODY_BYTES : otherwise;
     }
 }

@@ -68,6 +68,15 @@ public sealed interface ResourcePath {
     }
 
     /**
+     * {@code name()/$bulk} or {@code name/$bulk}: where a table's entities are upserted in bulk (a
+     * Tablestream extension).
+     */
+    record EntityBulk(String table) implements ResourcePath {
+        /** The path segment after the table. */
+        public static final String SEGMENT = "$bulk";
+    }
+
+    /**
      * {@code name(PartitionKey='p',RowKey='r')/$history}: every kept version of one entity (a
      * Tablestream extension), keys that {@link Keys} accepts.
      */
@@ -162,7 +171,10 @@ public sealed interface ResourcePath {
     /** The extension's collection of cross-partition transactions (no table name starts with '$'). */
     static final String TRANSACTIONS = "$transactions";
 
-    /** A segment below a resource: {@code $count} or {@code $changes} below a table's entities, {@code $history} below an entity. */
+    /**
+     * A segment below a resource: {@code $count}, {@code $changes} or {@code $bulk} below a table's
+     * entities, {@code $history} below an entity.
+     */
     private static ResourcePath parseBelow(String resource, String rawSegment) {
         String segment = decode(rawSegment);
         if (segment.equals(EntityPartition.SEGMENT)) {
@@ -174,6 +186,9 @@ public sealed interface ResourcePath {
         }
         if (segment.equals(EntityChanges.SEGMENT) && above instanceof EntityCollection table) {
             return new EntityChanges(table.table());
+        }
+        if (segment.equals(EntityBulk.SEGMENT) && above instanceof EntityCollection table) {
+            return new EntityBulk(table.table());
         }
         if (segment.equals(EntityHistory.SEGMENT) && above instanceof EntityItem entity) {
             return new EntityHistory(entity.table(), entity.partitionKey(), entity.rowKey());

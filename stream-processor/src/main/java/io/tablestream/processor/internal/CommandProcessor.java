@@ -1,6 +1,7 @@
 package io.tablestream.processor.internal;
 
 import io.tablestream.core.command.AccountCommand;
+import io.tablestream.core.command.BulkCommand;
 import io.tablestream.core.command.ChangeEvent;
 import io.tablestream.core.command.Command;
 import io.tablestream.core.command.CommandHeader;
@@ -36,6 +37,7 @@ import io.tablestream.schemas.LogCodecs;
 import io.tablestream.schemas.LogFormatException;
 import io.tablestream.schemas.LogPartitioner;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -68,6 +70,7 @@ import org.slf4j.LoggerFactory;
  */
 final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]> {
     private static final Logger LOG = LoggerFactory.getLogger(CommandProcessor.class);
+    private static final String UNREADABLE_ROW = "A stored entity cannot be read.";
 
     private final ProcessorSettings settings;
     private ProcessorContext<byte[], byte[]> context;
@@ -197,6 +200,8 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
             handle(record, tableCommand, partition, offset);
         } else if (command instanceof PartitionDeletion deletion) {
             handle(record, deletion, partition, offset);
+        } else if (command instanceof BulkCommand bulk) {
+            handle(record, bulk, partition, offset);
         } else if (command instanceof TransactionCommand transaction) {
             transactions.accept(record, transaction, partition, offset);
         } else if (command instanceof TransactionReport report) {
@@ -229,6 +234,12 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
      */
     private Optional<Admitted> admit(Record<byte[], byte[]> record, Command command, long tableId, Runnable rules,
                                      int partition, long offset) {
+        return admit(record, command, tableId, rules, 1, partition, offset);
+    }
+
+    /** {@link #admit}, reserving {@code timestamps} consecutive Timestamps: the admitted one is the first. */
+    private Optional<Admitted> admit(Record<byte[], byte[]> record, Command command, long tableId, Runnable rules,
+                                     int timestamps, int partition, long offset) {
         try {
             rules.run();
         } catch (TableServiceException e) {
@@ -236,7 +247,7 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
                     e.failedIndex().isPresent() ? e.failedIndex().getAsInt() : null, partition, offset);
             return Optional.empty();
         }
-        EdmDateTime timestamp = taskState.nextTimestamp(timeOf(command, record));
+        EdmDateTime timestamp = taskState.nextTimestamps(timeOf(command, record), timestamps);
         Optional<TableRecord> table = tables.live(tableId, command.account());
         if (table.isEmpty()) {
             answer(failure(command.header(), ErrorCode.TABLE_NOT_FOUND, ErrorCode.TABLE_NOT_FOUND.defaultMessage(),
@@ -252,43 +263,94 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
         if (admitted.isEmpty()) {
             return;
         }
-        EdmDateTime timestamp = admitted.get().timestamp();
-        TableRecord table = admitted.get().table();
         EntityDecision decision;
-        Map<String, StoredEntity> stored = new HashMap<>();
         try {
-            // Expiry is judged at the command's own Timestamp: the same on every replay.
-            decision = EntityDecider.decide(command, rowKey -> {
-                StoredEntity s = rows.stored(EntityKey.of(command.tableId(), command.partitionKey(), rowKey));
-                stored.put(rowKey, s);
-                return s == null || s.isExpiredAt(timestamp) || tables.deletedWithPartition(command.tableId(), s)
-                        ? null : s;
-            }, timestamp, table.defaultTtlSeconds());
+            decision = decideAndApply(record, command, command.id(), admitted.get());
         } catch (LogFormatException e) {
             // A stored row that cannot be read is a fault of this store, not of the command.
             LOG.error("Command {} at partition {} offset {} met an unreadable stored entity", command.id(),
                     partition, offset, e);
-            reject(record, command.header(), ErrorCode.INTERNAL_ERROR, "A stored entity cannot be read.", null,
-                    partition, offset);
+            reject(record, command.header(), ErrorCode.INTERNAL_ERROR, UNREADABLE_ROW, null, partition, offset);
             return;
         }
+        answer(new Outcome(command.id(), command.header().replyTo(), decision.failure(), decision.results(), null,
+                partition, offset), record);
+    }
+
+    /**
+     * Decides {@code command}'s operations (of one PartitionKey) against its rows at the admitted
+     * Timestamp and, when they succeed, applies their changes: the store, the change feed (each
+     * event naming {@code commandId}) and the table's history.
+     *
+     * @throws LogFormatException when a stored row cannot be read (nothing is applied then)
+     */
+    private EntityDecision decideAndApply(Record<byte[], byte[]> record, EntityCommand command, String commandId,
+                                          Admitted admitted) {
+        EdmDateTime timestamp = admitted.timestamp();
+        TableRecord table = admitted.table();
+        Map<String, StoredEntity> stored = new HashMap<>();
+        // Expiry is judged at the command's own Timestamp: the same on every replay.
+        EntityDecision decision = EntityDecider.decide(command, rowKey -> {
+            StoredEntity s = rows.stored(EntityKey.of(command.tableId(), command.partitionKey(), rowKey));
+            stored.put(rowKey, s);
+            return s == null || s.isExpiredAt(timestamp) || tables.deletedWithPartition(command.tableId(), s)
+                    ? null : s;
+        }, timestamp, table.defaultTtlSeconds());
         if (!decision.succeeded()) {
-            answer(new Outcome(command.id(), command.header().replyTo(), decision.failure(), List.of(), null,
-                    partition, offset), record);
-            return;
+            return decision;
         }
         for (EntityChange change : decision.changes()) {
             rows.apply(change, stored.get(change.rowKey()));
             settings.observer().applied(change);
-            ChangeEvent event = new ChangeEvent(command.account(), command.tableName(), change, command.id(),
+            ChangeEvent event = new ChangeEvent(command.account(), command.tableName(), change, commandId,
                     command.header().principal(), timestamp);
             outputs.change(event, record.timestamp());
             if (table.keepsHistory()) {
                 history.record(event);
             }
         }
-        answer(new Outcome(command.id(), command.header().replyTo(), null, decision.results(), null,
-                partition, offset), record);
+        return decision;
+    }
+
+    /**
+     * A bulk command: each write decided and applied on its own, in order, at a Timestamp of its
+     * own (consecutive ticks of the partition's clock). A write that breaks the rules of a write of
+     * its own, whose PartitionKey belongs on another partition, or that fails against its row (an
+     * insert of an entity that exists) fails alone; the outcome names each failed write.
+     */
+    private void handle(Record<byte[], byte[]> record, BulkCommand command, int partition, long offset) {
+        int count = command.writes().size();
+        Optional<Admitted> admitted = admit(record, command, command.tableId(), () -> CommandRules.validate(command),
+                count, partition, offset);
+        if (admitted.isEmpty()) {
+            return;
+        }
+        long firstTicks = admitted.get().timestamp().epochTicks();
+        List<Outcome.Failure> failures = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            EntityCommand write = command.single(i);
+            try {
+                int expected = partitionFor(CommandKey.of(write));
+                if (expected != partition) {
+                    throw TableServiceException.of(ErrorCode.INVALID_INPUT, "The PartitionKey belongs on partition "
+                            + expected + " of the commands topic, not " + partition + ".");
+                }
+                CommandRules.validate(write);
+                EntityDecision decision = decideAndApply(record, write, command.id(),
+                        new Admitted(admitted.get().table(), EdmDateTime.ofEpochTicks(firstTicks + i)));
+                if (!decision.succeeded()) {
+                    failures.add(new Outcome.Failure(decision.failure().code(), decision.failure().message(), i));
+                }
+            } catch (TableServiceException e) {
+                failures.add(new Outcome.Failure(e.errorCode(), e.getMessage(), i));
+            } catch (LogFormatException e) {
+                LOG.error("Write {} of command {} at partition {} offset {} met an unreadable stored entity", i,
+                        command.id(), partition, offset, e);
+                failures.add(new Outcome.Failure(ErrorCode.INTERNAL_ERROR, UNREADABLE_ROW, i));
+            }
+        }
+        answer(new Outcome(command.id(), command.header().replyTo(), null, List.of(), null, partition, offset,
+                failures), record);
     }
 
     /**
@@ -465,7 +527,7 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
         if (header == null || header.replyTo() == null) {
             return;
         }
-        if (!settings.answers().atDecision() || !(command instanceof EntityCommand)) {
+        if (!settings.answers().atDecision() || !(command instanceof EntityCommand || command instanceof BulkCommand)) {
             context.commit();
         }
     }

@@ -52,11 +52,19 @@ final class TaskState {
 
     /** The Timestamp of a command whose own time is {@code commandTime}; advances the clock to it. */
     EdmDateTime nextTimestamp(EdmDateTime commandTime) {
-        long ticks = lastTimestampTicks == Long.MIN_VALUE ? commandTime.epochTicks()
+        return nextTimestamps(commandTime, 1);
+    }
+
+    /**
+     * The first of {@code count} consecutive Timestamps (one tick apart) of a command whose own time
+     * is {@code commandTime}, one for each of its writes; advances the clock to the last of them.
+     */
+    EdmDateTime nextTimestamps(EdmDateTime commandTime, int count) {
+        long first = lastTimestampTicks == Long.MIN_VALUE ? commandTime.epochTicks()
                 : Math.max(commandTime.epochTicks(), lastTimestampTicks + 1);
-        lastTimestampTicks = ticks;
-        store.put(LAST_TIMESTAMP, encode(ticks));
-        return EdmDateTime.ofEpochTicks(ticks);
+        lastTimestampTicks = first + count - 1;
+        store.put(LAST_TIMESTAMP, encode(lastTimestampTicks));
+        return EdmDateTime.ofEpochTicks(first);
     }
 
     /** Moves the clock to {@code time} if that is later (a partition marker), without giving a Timestamp. */

@@ -1,0 +1,132 @@
+package io.tablestream.bench;
+
+import io.tablestream.bench.lean.LeanTableClient;
+import io.tablestream.bench.measure.Percentiles;
+import io.tablestream.bench.measure.ServerCpu;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Bulk writes ({@code POST <table>()/$bulk}) against a running server, over raw HTTP with an
+ * account SAS: {@code --requests} requests of {@code --entities} entities each (telemetry-like:
+ * about 110 bytes of JSON, an Int64, a Double and a Boolean, over {@code --partition-keys}
+ * PartitionKeys), {@code --concurrency} in flight, each answered once every entity is applied (or,
+ * with {@code --async true}, once the log has them). First {@code --warmup} requests unmeasured.
+ * Reports entities applied per second, the latency of a request (p50, p99) and, with
+ * {@code --server-pid}, the server's CPU per entity (user + system time of the whole process,
+ * embedded broker included, over the measured requests). Every answer must report every entity
+ * accepted; at the end, {@code $count} must find them all.
+ * <pre>
+ * BulkBenchmark [--endpoint URL] [--entities 100000] [--requests 20] [--concurrency 2] [--warmup 3]
+ *               [--partition-keys 10000] [--mode replace] [--async false] [--server-pid PID]
+ * </pre>
+ */
+public final class BulkBenchmark {
+    private static final String KEY =
+            "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==";
+
+    public static void main(String[] args) throws Exception {
+        Map<String, String> o = new HashMap<>();
+        for (int i = 0; i + 1 < args.length; i += 2) {
+            o.put(args[i].substring(2), args[i + 1]);
+        }
+        String endpoint = o.getOrDefault("endpoint", "http://127.0.0.1:10002/devstoreaccount1");
+        int entities = Integer.parseInt(o.getOrDefault("entities", "100000"));
+        int requests = Integer.parseInt(o.getOrDefault("requests", "20"));
+        int concurrency = Integer.parseInt(o.getOrDefault("concurrency", "2"));
+        int warmup = Integer.parseInt(o.getOrDefault("warmup", "3"));
+        int partitionKeys = Integer.parseInt(o.getOrDefault("partition-keys", "10000"));
+        String mode = o.getOrDefault("mode", "replace");
+        boolean async = Boolean.parseBoolean(o.getOrDefault("async", "false"));
+        long pid = Long.parseLong(o.getOrDefault("server-pid", "-1"));
+
+        LeanTableClient client = new LeanTableClient(endpoint,
+                LeanTableClient.accountSas(endpoint, "devstoreaccount1", KEY));
+        String table = "BulkBench" + Long.toString(System.currentTimeMillis(), 36);
+        LeanTableClient.Answer created = client.createTable(table).join();
+        if (created.status() != 201 && created.status() != 204) {
+            throw new IllegalStateException("create table answered " + created.status() + " " + created.body());
+        }
+        System.err.println("table " + table);
+
+        run(client, table, mode, async, entities, warmup, 1, partitionKeys, 0, null);
+        Percentiles latency = new Percentiles();
+        long cpu0 = pid > 0 ? ServerCpu.millis(pid) : 0;
+        long t0 = System.nanoTime();
+        run(client, table, mode, async, entities, requests, concurrency, partitionKeys, warmup, latency);
+        double seconds = (System.nanoTime() - t0) / 1e9;
+        long cpuMillis = pid > 0 ? ServerCpu.millis(pid) - cpu0 : -1;
+        long written = (long) entities * requests;
+        System.out.printf(Locale.ROOT, "RESULT bulk %s%s %d requests of %d entities, %d in flight: %.0f entities/s"
+                        + " (%.1f s), request p50 %.0f ms p99 %.0f ms, server CPU %s%n", mode, async ? " async" : "",
+                requests, entities, concurrency, written / seconds, seconds, latency.millis(50), latency.millis(99),
+                cpuMillis < 0 ? "n/a (no --server-pid)" : String.format(Locale.ROOT, "%.2f µs per entity (%.2f cores)",
+                        cpuMillis * 1000.0 / written, cpuMillis / 1000.0 / seconds));
+
+        long expected = (long) entities * (warmup + requests);
+        long counted = count(client, table);
+        System.out.printf(Locale.ROOT, "RESULT bulk count %d of %d%n", counted, expected);
+        System.exit(counted == expected ? 0 : 3);
+    }
+
+    /** Requests {@code first..first+requests-1}, {@code concurrency} in flight. */
+    private static void run(LeanTableClient client, String table, String mode, boolean async, int entities,
+                            int requests, int concurrency, int partitionKeys, int first, Percentiles latency) {
+        AtomicInteger next = new AtomicInteger(first);
+        int end = first + requests;
+        List<CompletableFuture<Void>> workers = new ArrayList<>();
+        for (int w = 0; w < concurrency; w++) {
+            workers.add(CompletableFuture.runAsync(() -> {
+                for (int r = next.getAndIncrement(); r < end; r = next.getAndIncrement()) {
+                    byte[] body = body(r, entities, partitionKeys);
+                    long t = System.nanoTime();
+                    LeanTableClient.Answer a = client.bulk(table, mode, body, async).join();
+                    if (latency != null) {
+                        latency.add(System.nanoTime() - t);
+                    }
+                    if (a.status() != (async ? 202 : 200) || !a.body().startsWith("{\"Entities\":" + entities + ",")) {
+                        throw new IllegalStateException("request " + r + " answered " + a.status() + " "
+                                + a.body().substring(0, Math.min(500, a.body().length())));
+                    }
+                }
+            }));
+        }
+        CompletableFuture.allOf(workers.toArray(CompletableFuture[]::new)).join();
+    }
+
+    /** Request {@code r}'s body: entities of sequence numbers r*n.. over the PartitionKeys, new keys each. */
+    static byte[] body(int r, int entities, int partitionKeys) {
+        StringBuilder b = new StringBuilder(entities * 120);
+        for (int i = 0; i < entities; i++) {
+            long seq = (long) r * entities + i;
+            b.append("{\"PartitionKey\":\"dev-").append(String.format(Locale.ROOT, "%05d", seq % partitionKeys))
+                    .append("\",\"RowKey\":\"").append(String.format(Locale.ROOT, "%012d", seq))
+                    .append("\",\"Seq@odata.type\":\"Edm.Int64\",\"Seq\":\"").append(seq)
+                    .append("\",\"Temp\":").append(20 + (seq % 100) / 10.0)
+                    .append(",\"Ok\":").append(seq % 7 != 0).append("}\n");
+        }
+        return b.toString().getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static long count(LeanTableClient client, String table) {
+        long total = 0;
+        String nextPk = null;
+        String nextRk = null;
+        do {
+            LeanTableClient.Count c = client.count(table, null, nextPk, nextRk).join();
+            if (c.status() != 200) {
+                throw new IllegalStateException("count answered " + c.status());
+            }
+            total += c.value();
+            nextPk = c.nextPartitionKey();
+            nextRk = c.nextRowKey();
+        } while (nextPk != null);
+        return total;
+    }
+}

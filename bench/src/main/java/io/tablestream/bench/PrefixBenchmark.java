@@ -1,0 +1,105 @@
+package io.tablestream.bench;
+
+import io.tablestream.bench.lean.LeanTableClient;
+import io.tablestream.bench.measure.Percentiles;
+import io.tablestream.bench.measure.ServerCpu;
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * A prefix query ({@code startswith} in {@code $filter}) against the equivalent explicit range
+ * ({@code ge} and {@code lt}), against a running server, over raw HTTP with an account SAS. Loads
+ * {@code --partition-keys} × 100 entities ({@code pk-0000}.., RowKeys {@code r000..r099}) with bulk
+ * writes, then for each pair of queries runs blocks of {@code --queries} sequential queries of one
+ * form and then the other, twice (after a warm-up block of each): latency p50 and p99 of a query
+ * (its whole answer, continuations followed) and, with {@code --server-pid}, the server's CPU per
+ * query. The pairs: a PartitionKey prefix over ten PartitionKeys (1,000 entities), and a RowKey
+ * prefix within one PartitionKey (10 entities). Both forms of a pair must return the same
+ * entities.
+ * <pre>
+ * PrefixBenchmark [--endpoint URL] [--partition-keys 1000] [--queries 500] [--server-pid PID]
+ * </pre>
+ */
+public final class PrefixBenchmark {
+    private static final String KEY =
+            "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==";
+    private static final int ROWS = 100;
+
+    public static void main(String[] args) {
+        Map<String, String> o = new HashMap<>();
+        for (int i = 0; i + 1 < args.length; i += 2) {
+            o.put(args[i].substring(2), args[i + 1]);
+        }
+        String endpoint = o.getOrDefault("endpoint", "http://127.0.0.1:10002/devstoreaccount1");
+        int partitionKeys = Integer.parseInt(o.getOrDefault("partition-keys", "1000"));
+        int queries = Integer.parseInt(o.getOrDefault("queries", "500"));
+        long pid = Long.parseLong(o.getOrDefault("server-pid", "-1"));
+        LeanTableClient client = new LeanTableClient(endpoint,
+                LeanTableClient.accountSas(endpoint, "devstoreaccount1", KEY));
+        String table = "PrefixBench" + Long.toString(System.currentTimeMillis(), 36);
+        if (client.createTable(table).join().status() != 201) {
+            throw new IllegalStateException("cannot create " + table);
+        }
+        load(client, table, partitionKeys);
+
+        compare(client, table, pid, queries, "ten PartitionKeys (1,000 entities)",
+                "startswith(PartitionKey,'pk-004')", "PartitionKey ge 'pk-004' and PartitionKey lt 'pk-005'", 1_000);
+        compare(client, table, pid, queries, "a RowKey prefix in one PartitionKey (10 entities)",
+                "PartitionKey eq 'pk-0042' and startswith(RowKey,'r04')",
+                "PartitionKey eq 'pk-0042' and RowKey ge 'r04' and RowKey lt 'r05'", 10);
+        System.exit(0);
+    }
+
+    private static void load(LeanTableClient client, String table, int partitionKeys) {
+        StringBuilder b = new StringBuilder();
+        for (int p = 0; p < partitionKeys; p++) {
+            for (int r = 0; r < ROWS; r++) {
+                b.append(String.format(Locale.ROOT, "{\"PartitionKey\":\"pk-%04d\",\"RowKey\":\"r%03d\",\"N\":%d}%n",
+                        p, r, p * ROWS + r));
+            }
+        }
+        LeanTableClient.Answer a = client.bulk(table, "replace", b.toString().getBytes(StandardCharsets.UTF_8), false)
+                .join();
+        if (a.status() != 200 || !a.body().startsWith("{\"Entities\":" + partitionKeys * ROWS + ",")) {
+            throw new IllegalStateException("load answered " + a.status() + " " + a.body());
+        }
+    }
+
+    private static void compare(LeanTableClient client, String table, long pid, int queries, String what,
+                                String prefix, String range, int expected) {
+        block(client, table, pid, queries / 5, prefix, expected); // warm-up, unmeasured
+        block(client, table, pid, queries / 5, range, expected);
+        for (int round = 1; round <= 2; round++) {
+            for (String filter : List.of(prefix, range)) {
+                Block b = block(client, table, pid, queries, filter, expected);
+                System.out.printf(Locale.ROOT, "RESULT prefix %s round %d %-9s p50 %.2f ms p99 %.2f ms, server CPU %s"
+                                + "  [%s]%n", what, round, filter == prefix ? "startswith" : "ge/lt", b.latency.millis(50),
+                        b.latency.millis(99), b.cpuMillisPerQuery < 0 ? "n/a"
+                                : String.format(Locale.ROOT, "%.0f µs per query", b.cpuMillisPerQuery * 1000), filter);
+            }
+        }
+    }
+
+    private record Block(Percentiles latency, double cpuMillisPerQuery) {
+    }
+
+    private static Block block(LeanTableClient client, String table, long pid, int queries, String filter,
+                               int expected) {
+        Percentiles latency = new Percentiles();
+        long cpu0 = pid > 0 ? ServerCpu.millis(pid) : 0;
+        for (int q = 0; q < queries; q++) {
+            long t = System.nanoTime();
+            LeanTableClient.Answer a = client.query(table, filter).join();
+            latency.add(System.nanoTime() - t);
+            int rows = a.body().split("\"PartitionKey\"", -1).length - 1;
+            if (a.status() != 200 || rows != expected) {
+                throw new IllegalStateException(filter + " answered " + a.status() + " with " + rows + " entities, not "
+                        + expected);
+            }
+        }
+        return new Block(latency, pid > 0 ? (ServerCpu.millis(pid) - cpu0) / (double) queries : -1);
+    }
+}
