@@ -15,7 +15,8 @@ import java.util.Base64;
  * </pre>
  *
  * a version, the number of base64 characters that follow, and the value in the URL-safe base64
- * alphabet of RFC 4648 without padding. Every character is one of {@code [0-9A-Za-z_!-]}, safe
+ * alphabet of RFC 4648 without padding. Version {@code 2} carries a place in a secondary index's
+ * order instead of a key (the NextPartitionKey of a query ordered by an indexed property). Every character is one of {@code [0-9A-Za-z_!-]}, safe
  * unescaped in a header and a query string, and never the {@code ;} SDKs join tokens with.
  *
  * <p>Decoding accepts exactly what {@link #encode} produces and nothing else: anything else is
@@ -23,6 +24,10 @@ import java.util.Base64;
  */
 final class ContinuationToken {
     private static final String PREFIX = "1!";
+    private static final String POSITION_PREFIX = "2!";
+    /** Bytes of a position token's payload at most (its value and keys). */
+    static final int MAX_POSITION_BYTES = 12 * 1024;
+    private static final int MAX_POSITION_TOKEN_CHARS = POSITION_PREFIX.length() + 5 + 1 + (MAX_POSITION_BYTES + 2) / 3 * 4;
     /** The longest value: a key of 512 code units, each at most 3 bytes. */
     private static final int MAX_VALUE_BYTES = Limits.MAX_KEY_BYTES / 2 * 3;
     private static final int MAX_BASE64_CHARS = (MAX_VALUE_BYTES + 2) / 3 * 4;
@@ -32,6 +37,49 @@ final class ContinuationToken {
     private static final Base64.Decoder DECODER = Base64.getUrlDecoder();
 
     private ContinuationToken() {
+    }
+
+    /**
+     * The token of a place in an index's order (a query ordered by a property): the same shape,
+     * version {@code 2}, carrying the position's bytes. At most {@value #MAX_POSITION_BYTES} bytes:
+     * a response's headers must hold it, and a request's query string.
+     */
+    static String encodePosition(byte[] position) {
+        if (position.length > MAX_POSITION_BYTES) {
+            throw new IllegalArgumentException("a position of " + position.length + " bytes");
+        }
+        String payload = ENCODER.encodeToString(position);
+        return POSITION_PREFIX + payload.length() + '!' + payload;
+    }
+
+    /** Whether {@code token} is a position's ({@link #encodePosition}). */
+    static boolean isPosition(String token) {
+        return token.startsWith(POSITION_PREFIX);
+    }
+
+    /**
+     * The position bytes a token of {@link #encodePosition} carries.
+     *
+     * @throws TableServiceException {@code InvalidInput} when it is not exactly such a token
+     */
+    static byte[] decodePosition(String token, String parameter) {
+        if (token.length() > MAX_POSITION_TOKEN_CHARS || !token.startsWith(POSITION_PREFIX)) {
+            throw malformed(parameter);
+        }
+        int bang = token.indexOf('!', POSITION_PREFIX.length());
+        if (bang < 0) {
+            throw malformed(parameter);
+        }
+        int declared = parseLength(token, POSITION_PREFIX.length(), bang, parameter);
+        String payload = token.substring(bang + 1);
+        if (payload.length() != declared || declared % 4 == 1 || !isBase64Url(payload)) {
+            throw malformed(parameter);
+        }
+        byte[] bytes = DECODER.decode(payload);
+        if (bytes.length > MAX_POSITION_BYTES || !ENCODER.encodeToString(bytes).equals(payload)) {
+            throw malformed(parameter);
+        }
+        return bytes;
     }
 
     /** The token carrying {@code value} (which must not hold U+0000). */
@@ -79,7 +127,7 @@ final class ContinuationToken {
     /** Decimal digits {@code token[from..to)}, without leading zeros. */
     private static int parseLength(String token, int from, int to, String parameter) {
         int digits = to - from;
-        if (digits < 1 || digits > 4 || (digits > 1 && token.charAt(from) == '0')) {
+        if (digits < 1 || digits > 5 || (digits > 1 && token.charAt(from) == '0')) {
             throw malformed(parameter);
         }
         int n = 0;

@@ -3,31 +3,41 @@ package io.tablestream.core.filter;
 import io.tablestream.core.error.ErrorCode;
 import io.tablestream.core.error.TableServiceException;
 import io.tablestream.core.model.KeyOrder;
+import io.tablestream.core.rules.PropertyNames;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 
 /**
  * A parsed {@code $orderby} (OData syntax: comma-separated {@code property [asc|desc]}). Azure Table
  * storage has one order, ascending (PartitionKey, RowKey); Tablestream also reads one partition
- * newest-first. What it can serve:
+ * newest-first, and a table (or a partition) in the order of a property that has a secondary
+ * index. What it can serve:
  * <ul>
  *   <li>absent, {@code PartitionKey [asc]}, {@code PartitionKey [asc],RowKey [asc]}: key order, for any query;</li>
  *   <li>{@code RowKey [asc]}, {@code RowKey desc} (optionally after {@code PartitionKey [asc|desc]}):
- *       for a query whose {@code $filter} fixes the PartitionKey ({@code PartitionKey eq '…'}).</li>
+ *       for a query whose {@code $filter} fixes the PartitionKey ({@code PartitionKey eq '…'});</li>
+ *   <li>one other property alone, {@code Name [asc|desc]} ({@link #byProperty()}): for a table with
+ *       a secondary index on it (the query checks that), any query.</li>
  * </ul>
- * Anything else — another property, a repeated one, RowKey before PartitionKey, a descending
- * order across partitions — is refused with 400 InvalidQueryParameterValue saying what is
- * supported, never silently ignored.
+ * Anything else — Timestamp, several properties, a repeated one, RowKey before PartitionKey, a
+ * descending key order across partitions — is refused with 400 InvalidQueryParameterValue saying
+ * what is supported, never silently ignored.
  */
 public record OrderBy(List<Item> items) {
     public static final String PARAMETER = "$orderby";
     private static final OrderBy NONE = new OrderBy(List.of());
     private static final String SUPPORTED = " Supported: PartitionKey and RowKey in key order (asc) for any query,"
-            + " and RowKey desc for a query whose $filter fixes the PartitionKey (PartitionKey eq '...').";
+            + " RowKey desc for a query whose $filter fixes the PartitionKey (PartitionKey eq '...'),"
+            + " and one property that has a secondary index, alone (<property> asc or <property> desc).";
 
     /** One ordering term. */
     public record Item(String property, boolean descending) {
+        /** Whether it orders by a property other than the keys. */
+        public boolean isCustom() {
+            return !property.equals("PartitionKey") && !property.equals("RowKey");
+        }
     }
 
     public OrderBy {
@@ -51,8 +61,12 @@ public record OrderBy(List<Item> items) {
                 throw unsupported("'" + term.strip() + "' is not an ordering term (property [asc|desc]).");
             }
             String property = words[0];
-            if (!property.equals("PartitionKey") && !property.equals("RowKey")) {
+            boolean key = property.equals("PartitionKey") || property.equals("RowKey");
+            if (!key && (!PropertyNames.isIdentifier(property) || property.equals(PropertyNames.TIMESTAMP))) {
                 throw unsupported("Ordering by '" + property + "' is not supported.");
+            }
+            if (!key && !items.isEmpty() || !items.isEmpty() && items.get(0).isCustom()) {
+                throw unsupported("A property other than the keys orders a query alone.");
             }
             boolean descending = false;
             if (words.length == 2) {
@@ -75,6 +89,11 @@ public record OrderBy(List<Item> items) {
         return new OrderBy(items);
     }
 
+    /** The property other than the keys it orders by, if it does (then it is the one term). */
+    public Optional<Item> byProperty() {
+        return items.size() == 1 && items.get(0).isCustom() ? Optional.of(items.get(0)) : Optional.empty();
+    }
+
     /** Whether the text asked for nothing (the service's order). */
     public boolean isDefault() {
         return items.isEmpty();
@@ -87,6 +106,9 @@ public record OrderBy(List<Item> items) {
      * @throws TableServiceException InvalidQueryParameterValue when the ordering cannot be served for such a query
      */
     public KeyOrder orderFor(boolean onePartition) {
+        if (byProperty().isPresent()) {
+            return KeyOrder.ASCENDING; // ties and the key ranges read are in key order
+        }
         Item partitionKey = find("PartitionKey");
         Item rowKey = find("RowKey");
         if (onePartition) {

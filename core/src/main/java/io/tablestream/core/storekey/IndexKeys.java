@@ -32,7 +32,8 @@ import java.util.Arrays;
  * Binary values are not indexed.
  */
 public final class IndexKeys {
-    private static final int PREFIX = 2 * Long.BYTES;
+    /** Bytes of the table and index ids at the start of every entry. */
+    static final int IDS_BYTES = 2 * Long.BYTES;
 
     private IndexKeys() {
     }
@@ -53,12 +54,24 @@ public final class IndexKeys {
 
     /** The entity an entry points at. */
     public static EntityKey entityOf(byte[] entry) {
-        int pos = PREFIX;
+        return KeyCodec.decode(Arrays.copyOfRange(entry, valueEnd(entry), entry.length));
+    }
+
+    /**
+     * Where the value of an entry ends (and its entity key begins).
+     *
+     * @throws IllegalArgumentException when the bytes after the ids are not a type tag and a value
+     */
+    static int valueEnd(byte[] entry) {
+        int pos = IDS_BYTES;
+        if (entry.length <= pos || entry[pos] < 1 || entry[pos] > EdmType.values().length) {
+            throw new IllegalArgumentException("no type tag after the ids");
+        }
         EdmType type = typeOf(entry[pos++]);
-        pos = switch (type) {
+        int end = switch (type) {
             case STRING -> {
                 int i = pos;
-                while (entry[i] != 0) {
+                while (i < entry.length && entry[i] != 0) {
                     i++;
                 }
                 yield i + 1;
@@ -69,7 +82,27 @@ public final class IndexKeys {
             case GUID -> pos + 2 * Long.BYTES;
             case BINARY -> throw new IllegalArgumentException("Binary values are not indexed");
         };
-        return KeyCodec.decode(Arrays.copyOfRange(entry, pos, entry.length));
+        if (end > entry.length) {
+            throw new IllegalArgumentException("the value is cut short");
+        }
+        return end;
+    }
+
+    /**
+     * Whether {@code entry} is the entry of the entity {@code key}'s current {@code value} (null: the
+     * entity lacks the property) in index {@code indexId}, and not a stale one.
+     */
+    public static boolean isEntryOf(byte[] entry, long indexId, EdmValue value, EntityKey key) {
+        return value != null && indexes(value.type()) && Arrays.equals(entry, entry(indexId, value, key));
+    }
+
+    /**
+     * Every entry of index {@code indexId} of table {@code tableId} whose value satisfies
+     * {@code condition}, or every entry of the index when there is none: what a read in the
+     * index's order covers.
+     */
+    public static ByteRange ordered(long tableId, long indexId, IndexCondition condition) {
+        return condition == null ? index(tableId, indexId) : range(tableId, indexId, condition);
     }
 
     /** Every entry of one index (to sweep it once dropped). */
@@ -85,8 +118,8 @@ public final class IndexKeys {
 
     /** The entries whose value satisfies {@code condition}, in (value, PartitionKey, RowKey) order. */
     public static ByteRange range(long tableId, long indexId, IndexCondition condition) {
-        byte[] typePrefix = Arrays.copyOf(ids(tableId, indexId), PREFIX + 1);
-        typePrefix[PREFIX] = tag(condition.type());
+        byte[] typePrefix = Arrays.copyOf(ids(tableId, indexId), IDS_BYTES + 1);
+        typePrefix[IDS_BYTES] = tag(condition.type());
         byte[] from = condition.lower() == null ? typePrefix
                 : condition.lowerInclusive() ? valuePrefix(tableId, indexId, condition.lower())
                 : KeyCodec.successor(valuePrefix(tableId, indexId, condition.lower()));
@@ -107,7 +140,7 @@ public final class IndexKeys {
     }
 
     private static byte[] valuePrefix(long tableId, long indexId, EdmValue value) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream(PREFIX + 16);
+        ByteArrayOutputStream out = new ByteArrayOutputStream(IDS_BYTES + 16);
         out.writeBytes(ids(tableId, indexId));
         out.write(tag(value.type()));
         switch (value.type()) {
@@ -144,8 +177,8 @@ public final class IndexKeys {
         return out.toByteArray();
     }
 
-    private static byte[] ids(long tableId, long indexId) {
-        return ByteBuffer.allocate(PREFIX).putLong(tableId).putLong(indexId).array();
+    static byte[] ids(long tableId, long indexId) {
+        return ByteBuffer.allocate(IDS_BYTES).putLong(tableId).putLong(indexId).array();
     }
 
     private static byte[] longBytes(long v) {

@@ -51,14 +51,31 @@ class OrderByTest {
 
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
+        "Score|Score|false",
+        "Score asc|Score|false",
+        "Score DESC|Score|true",
+        "rowkey desc|rowkey|true",
+    })
+    void anotherPropertyOrdersAloneInEitherDirection(String text, String property, boolean descending) {
+        OrderBy orderBy = OrderBy.parse(text);
+
+        assertThat(orderBy.byProperty()).contains(new OrderBy.Item(property, descending));
+        assertThat(orderBy.orderFor(false)).isEqualTo(KeyOrder.ASCENDING);
+        assertThat(OrderBy.parse("RowKey desc").byProperty()).isEmpty();
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
         "Timestamp desc|Ordering by 'Timestamp'",
-        "Name|Ordering by 'Name'",
+        "Na-me|Ordering by 'Na-me'",
+        "Name,Age|orders a query alone",
+        "Name desc,RowKey|orders a query alone",
+        "PartitionKey,Name|orders a query alone",
         "RowKey sideways|'sideways' is not a direction",
         "RowKey desc extra|not an ordering term",
         "RowKey,|not an ordering term",
         "RowKey,RowKey desc|RowKey appears twice",
         "RowKey,PartitionKey|PartitionKey must come before RowKey",
-        "rowkey desc|Ordering by 'rowkey'",
     })
     void refusesWhatItCannotServeSayingWhy(String text, String why) {
         assertThatThrownBy(() -> OrderBy.parse(text))

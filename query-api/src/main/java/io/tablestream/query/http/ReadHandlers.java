@@ -291,11 +291,8 @@ public final class ReadHandlers {
         EntityQuery asked = EntityQuery.of(http.queryParam("$filter"), http.queryParam("$select"),
                 http.queryParam("$top"), http.queryParam(OrderBy.PARAMETER), http.queryParam("NextPartitionKey"),
                 http.queryParam("NextRowKey"), request.caller().readableKeys(table.name().value()));
-        // an index yields rows in ascending key order only
-        Optional<EdmDateTime> asOf = asOf(request, http, table);
-        EntityQuery query = asOf.isPresent() ? asked.asOf(asOf.get())
-                : asked.order().descending() ? asked : asked.usingIndexes(table.indexes());
-        query.index().ifPresent(choice -> http.header(Headers.INDEX, choice.index().name()));
+        EntityQuery query = asked.onTable(table.indexes(), asOf(request, http, table));
+        query.indexName().ifPresent(name -> http.header(Headers.INDEX, name));
         MetadataLevel level = ODataResponses.level(http);
         ODataContext odata = ODataResponses.context(http, request).withTable(table.name());
         read(request, http, table, query, page -> writeFeed(request, http, level, odata, query, page));
@@ -561,7 +558,8 @@ public final class ReadHandlers {
         CompletableFuture<Page> run() {
             long deadline = System.nanoTime() + ReplicaRouting.UNAVAILABLE_WAIT.toNanos();
             return gather(placements(null), new ArrayList<>(), new HashMap<>(), deadline, true)
-                    .thenApply(parts -> PageMerge.merge(parts, query.top(), pages.byteBudget(query)));
+                    .thenApply(parts -> PageMerge.merge(parts, query.pageOrder(), query.top(),
+                            pages.byteBudget(query)));
         }
 
         /**

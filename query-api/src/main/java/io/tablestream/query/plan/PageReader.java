@@ -1,14 +1,22 @@
 package io.tablestream.query.plan;
 
 import io.tablestream.core.continuation.EntityContinuation;
+import io.tablestream.core.error.ErrorCode;
+import io.tablestream.core.error.TableServiceException;
+import io.tablestream.core.filter.IndexCondition;
 import io.tablestream.core.filter.KeyRange;
 import io.tablestream.core.model.Entity;
+import io.tablestream.core.model.IndexDefinition;
+import io.tablestream.core.model.KeyOrder;
 import io.tablestream.core.model.StoredEntity;
 import io.tablestream.core.rules.EntitySize;
 import io.tablestream.core.storekey.ByteRange;
+import io.tablestream.core.storekey.IndexKeys;
+import io.tablestream.core.storekey.IndexPosition;
 import io.tablestream.core.storekey.KeyCodec;
 import io.tablestream.processor.store.CloseableIterator;
 import io.tablestream.processor.store.EntityStore;
+import io.tablestream.processor.store.IndexedEntity;
 import io.tablestream.processor.store.StoreReplica;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -63,6 +71,9 @@ public final class PageReader {
         if (keys.kind() == KeyRange.Kind.EMPTY || query.top() == 0) {
             return new Page(List.of(), Optional.empty());
         }
+        if (query.byProperty().isPresent()) {
+            return readInPropertyOrder(tableId, query, visible, partitions, replicaOf, rowBudget);
+        }
         ByteRange range = KeyCodec.range(tableId, keys);
         if (query.resumeAt().isPresent()) {
             EntityContinuation resume = query.resumeAt().get();
@@ -109,6 +120,81 @@ public final class PageReader {
             for (CloseableIterator<StoredEntity> c : cursors) {
                 c.close();
             }
+        }
+    }
+
+    /**
+     * A page of a query ordered by a property: a k-way merge, in the order of the property's index,
+     * of one cursor per partition over its copy of the index (the entries of the values the filter
+     * allows, when it bounds the property), from the continuation's place on. Every entry read
+     * counts against the row budget, those standing for no entity to return as well (outside the
+     * keys read, stale, gone), so the work stays bounded; the whole filter is tested on each entity.
+     *
+     * @throws TableServiceException ServerBusy when a partition's copy of the index is still being built
+     */
+    private Page readInPropertyOrder(long tableId, EntityQuery query, Predicate<Entity> visible,
+                                     Collection<Integer> partitions, IntFunction<StoreReplica> replicaOf, int rowBudget) {
+        PropertyOrder by = query.byProperty().get();
+        IndexDefinition index = by.index();
+        KeyOrder order = by.descending() ? KeyOrder.DESCENDING : KeyOrder.ASCENDING;
+        IndexCondition bounds = query.index().map(IndexChoice::condition)
+                .filter(c -> c.property().equals(by.property())).orElse(null);
+        ByteRange entries = IndexKeys.ordered(tableId, index.indexId(), bounds);
+        if (query.resumeAt().isPresent()) {
+            IndexPosition at = query.resumeAt().get().position();
+            entries = by.descending() ? entries.endingBefore(at.entryPast(tableId, index.indexId()))
+                    : entries.startingAt(at.entry(tableId, index.indexId()));
+        }
+        ByteRange entities = KeyCodec.range(tableId, query.keys());
+        Comparator<IndexPosition> positions = by.descending() ? Comparator.reverseOrder() : Comparator.naturalOrder();
+        PriorityQueue<IndexHead> heads = new PriorityQueue<>(Comparator.comparing(h -> h.current.position(), positions));
+        List<CloseableIterator<IndexedEntity>> cursors = new ArrayList<>(partitions.size());
+        try {
+            for (int p : partitions) {
+                CloseableIterator<IndexedEntity> cursor = store.orderedIndexScan(replicaOf.apply(p), p, tableId,
+                        index.indexId(), by.property(), entries, entities, order).orElseThrow(() ->
+                        TableServiceException.of(ErrorCode.SERVER_BUSY, "The index " + index.name()
+                                + " that orders this query is still being built; retry when ?comp=indexes shows it Ready."));
+                cursors.add(cursor);
+                if (cursor.hasNext()) {
+                    heads.add(new IndexHead(cursor, cursor.next()));
+                }
+            }
+            List<Entity> page = new ArrayList<>(Math.min(query.top(), 128));
+            int examined = 0;
+            long bytes = 0;
+            long bytesAllowed = byteBudget(query);
+            while (!heads.isEmpty()) {
+                if (page.size() >= query.top() || examined >= rowBudget || bytes >= bytesAllowed) {
+                    return new Page(page, Optional.of(EntityContinuation.at(heads.peek().current.position())));
+                }
+                IndexHead head = heads.poll();
+                examined++;
+                Entity entity = head.current.entity() == null ? null : head.current.entity().entity();
+                if (entity != null && visible.test(entity) && query.filter().test(entity)) {
+                    page.add(entity);
+                    bytes += EntitySize.of(entity);
+                }
+                if (head.cursor.hasNext()) {
+                    head.current = head.cursor.next();
+                    heads.add(head);
+                }
+            }
+            return new Page(page, Optional.empty());
+        } finally {
+            for (CloseableIterator<IndexedEntity> c : cursors) {
+                c.close();
+            }
+        }
+    }
+
+    private static final class IndexHead {
+        final CloseableIterator<IndexedEntity> cursor;
+        IndexedEntity current;
+
+        IndexHead(CloseableIterator<IndexedEntity> cursor, IndexedEntity current) {
+            this.cursor = cursor;
+            this.current = current;
         }
     }
 

@@ -3,6 +3,7 @@ package io.tablestream.query.plan;
 import io.tablestream.core.continuation.EntityContinuation;
 import io.tablestream.core.model.Entity;
 import io.tablestream.core.model.StoredEntity;
+import io.tablestream.core.storekey.IndexPosition;
 import io.tablestream.schemas.StoredEntityCodec;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -19,14 +20,15 @@ import java.util.Optional;
  * The format in which an instance returns a partial page (some partitions of a scatter-gather) to
  * the instance merging it: whole entities, whatever {@code $select} asked (the merging instance
  * projects), in the stores' own entity encoding, and the partial page's continuation. Internal to
- * a cluster of one version. Layout: {@code 01}, entity count (int), per entity PartitionKey and
+ * a cluster of one version. Layout: {@code 02}, entity count (int), per entity PartitionKey and
  * RowKey (int length + UTF-8) and the stored-entity bytes (int length + bytes), then {@code 00} or
- * {@code 01} followed by the continuation's PartitionKey and RowKey.
+ * {@code 01} followed by the continuation's PartitionKey and RowKey and its place in an index's
+ * order (int length + bytes; length 0 for a query in key order).
  */
 public final class PartialPages {
     /** The media type of the format. */
     public static final String CONTENT_TYPE = "application/x-tablestream-partial-page";
-    private static final byte VERSION = 1;
+    private static final byte VERSION = 2;
 
     private PartialPages() {
     }
@@ -45,8 +47,12 @@ public final class PartialPages {
             }
             out.writeBoolean(page.next().isPresent());
             if (page.next().isPresent()) {
-                text(out, page.next().get().partitionKey());
-                text(out, page.next().get().rowKey());
+                EntityContinuation next = page.next().get();
+                text(out, next.partitionKey());
+                text(out, next.rowKey());
+                byte[] position = next.position() == null ? new byte[0] : next.position().bytes();
+                out.writeInt(position.length);
+                out.write(position);
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -70,9 +76,14 @@ public final class PartialPages {
                 String rk = text(in, bytes.length);
                 entities.add(StoredEntityCodec.decode(pk, rk, chunk(in, bytes.length)).entity());
             }
-            Optional<EntityContinuation> next = in.readBoolean()
-                    ? Optional.of(EntityContinuation.at(text(in, bytes.length), text(in, bytes.length)))
-                    : Optional.empty();
+            Optional<EntityContinuation> next = Optional.empty();
+            if (in.readBoolean()) {
+                String pk = text(in, bytes.length);
+                String rk = text(in, bytes.length);
+                byte[] position = chunk(in, bytes.length);
+                next = Optional.of(position.length == 0 ? EntityContinuation.at(pk, rk)
+                        : new EntityContinuation(pk, rk, IndexPosition.parse(position)));
+            }
             return new Page(entities, next);
         } catch (IOException | RuntimeException e) {
             throw new IllegalArgumentException("not a partial page: " + e.getMessage(), e);

@@ -5,14 +5,18 @@ import io.tablestream.core.error.ErrorCode;
 import io.tablestream.core.error.TableServiceException;
 import io.tablestream.core.model.EdmDateTime;
 import io.tablestream.core.model.EdmInt32;
+import io.tablestream.core.model.EdmValue;
 import io.tablestream.core.model.Entity;
 import io.tablestream.core.model.EntityKey;
 import io.tablestream.core.model.KeyOrder;
 import io.tablestream.core.model.StoredEntity;
 import io.tablestream.core.storekey.ByteRange;
+import io.tablestream.core.storekey.IndexKeys;
+import io.tablestream.core.storekey.IndexPosition;
 import io.tablestream.core.storekey.KeyCodec;
 import io.tablestream.processor.store.CloseableIterator;
 import io.tablestream.processor.store.EntityStore;
+import io.tablestream.processor.store.IndexedEntity;
 import io.tablestream.processor.store.StoreReplica;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -82,6 +86,59 @@ final class InMemoryPartitions implements EntityStore {
                 open--;
             }
         };
+    }
+
+    /** The one secondary index these stores keep, when {@link #index} declared it: its id and property. */
+    long indexId = -1;
+    String indexedProperty;
+    /** Partitions whose copy of the index is still being built. */
+    final Set<Integer> building = new HashSet<>();
+
+    /** Declares index {@code indexId} on {@code property}, built (READY) in every partition. */
+    InMemoryPartitions index(long indexId, String property) {
+        this.indexId = indexId;
+        this.indexedProperty = property;
+        return this;
+    }
+
+    /** As the real stores: the index's entries of the partition's rows, in the index's order. */
+    @Override
+    public Optional<CloseableIterator<IndexedEntity>> orderedIndexScan(StoreReplica replica, int partition,
+                                                                    long tableId, long indexId, String property,
+                                                                    ByteRange entries, ByteRange entities,
+                                                                    KeyOrder order) {
+        requireLocal(partition);
+        if (indexId != this.indexId || !property.equals(indexedProperty) || building.contains(partition)) {
+            return Optional.empty();
+        }
+        TreeMap<byte[], StoredEntity> index = new TreeMap<>(Arrays::compareUnsigned);
+        for (StoredEntity s : partitions.get(partition).values()) {
+            EdmValue v = s.entity().property(property);
+            if (v != null && IndexKeys.indexes(v.type())) {
+                index.put(IndexKeys.entry(indexId, v, EntityKey.of(tableId, s.entity().partitionKey(),
+                        s.entity().rowKey())), s);
+            }
+        }
+        java.util.NavigableMap<byte[], StoredEntity> range = entries.isEmpty() ? new TreeMap<>(Arrays::compareUnsigned)
+                : index.subMap(entries.fromInclusive(), true, entries.toExclusive(), false);
+        Iterator<Map.Entry<byte[], StoredEntity>> it =
+                (order.descending() ? range.descendingMap() : range).entrySet().iterator();
+        open++;
+        return Optional.of(new CloseableIterator<>() {
+            public boolean hasNext() {
+                return it.hasNext();
+            }
+
+            public IndexedEntity next() {
+                Map.Entry<byte[], StoredEntity> e = it.next();
+                boolean inRange = entities.contains(KeyCodec.encode(IndexKeys.entityOf(e.getKey())));
+                return new IndexedEntity(IndexPosition.ofEntry(e.getKey()), inRange ? e.getValue() : null);
+            }
+
+            public void close() {
+                open--;
+            }
+        });
     }
 
     @Override

@@ -11,11 +11,13 @@ import io.tablestream.core.model.StoredEntity;
 import io.tablestream.core.rules.History;
 import io.tablestream.core.storekey.ByteRange;
 import io.tablestream.core.storekey.IndexKeys;
+import io.tablestream.core.storekey.IndexPosition;
 import io.tablestream.core.storekey.KeyCodec;
 import io.tablestream.processor.store.AppliedOffsets;
 import io.tablestream.processor.store.CloseableIterator;
 import io.tablestream.processor.store.EntityStore;
 import io.tablestream.processor.store.IndexBuild;
+import io.tablestream.processor.store.IndexedEntity;
 import io.tablestream.processor.store.LookaheadIterator;
 import io.tablestream.processor.store.StoreNames;
 import io.tablestream.processor.store.StoreReplica;
@@ -268,6 +270,37 @@ public final class StreamsEntityStore implements EntityStore {
     }
 
     @Override
+    public Optional<CloseableIterator<IndexedEntity>> orderedIndexScan(StoreReplica replica, int partition,
+                                                                    long tableId, long indexId, String property,
+                                                                    ByteRange entries, ByteRange entities,
+                                                                    KeyOrder order) {
+        ReadOnlyKeyValueStore<String, byte[]> builds = QueryableStores.keyValue(streams, StoreNames.INDEX_BUILDS,
+                partition, replica);
+        ReadOnlyKeyValueStore<Bytes, byte[]> index = QueryableStores.keyValue(streams, StoreNames.INDEXES, partition,
+                replica);
+        ReadOnlyKeyValueStore<Bytes, byte[]> rows = store(replica, partition);
+        PartitionDeletions.View deleted = deletions(replica, partition, tableId);
+        try {
+            String key = IndexBuild.key(tableId, indexId);
+            byte[] build = builds.get(key);
+            if (build == null || IndexBuild.decode(key, build).state() != IndexBuild.State.READY) {
+                return Optional.empty();
+            }
+            KeyValueIterator<Bytes, byte[]> it = null;
+            if (!entries.isEmpty()) {
+                // both bounds inclusive: the cursor drops the exclusive end
+                Bytes from = Bytes.wrap(entries.fromInclusive());
+                Bytes to = Bytes.wrap(entries.toExclusive());
+                it = order.descending() ? index.reverseRange(from, to) : index.range(from, to);
+            }
+            return Optional.of(new IndexOrderCursor(it, entries, indexId, property, entities, rows,
+                    EdmDateTime.of(clock.instant()), deleted));
+        } catch (InvalidStateStoreException e) {
+            throw QueryableStores.translate(e);
+        }
+    }
+
+    @Override
     public List<IndexBuild> indexBuilds(StoreReplica replica, int partition, long tableId) {
         ReadOnlyKeyValueStore<String, byte[]> builds = QueryableStores.keyValue(streams, StoreNames.INDEX_BUILDS,
                 partition, replica);
@@ -344,6 +377,72 @@ public final class StreamsEntityStore implements EntityStore {
         public void close() {
             if (source != null) {
                 source.close();
+            }
+        }
+    }
+
+    /**
+     * Index entries in the index's order, each with the live entity it stands for when it is the
+     * entry of that entity's current value and the entity lies in the keys read. The entries are
+     * read from the index's snapshot while each row is read as it is now: an entry whose row has
+     * moved on (another value, gone) is passed over, so an entity is returned only where its
+     * current value puts it.
+     */
+    private static final class IndexOrderCursor extends LookaheadIterator<IndexedEntity> {
+        private final KeyValueIterator<Bytes, byte[]> it;
+        private final ByteRange entries;
+        private final long indexId;
+        private final String property;
+        private final ByteRange entities;
+        private final ReadOnlyKeyValueStore<Bytes, byte[]> rows;
+        private final EdmDateTime now;
+        private final PartitionDeletions.View deleted;
+
+        IndexOrderCursor(KeyValueIterator<Bytes, byte[]> it, ByteRange entries, long indexId, String property,
+                         ByteRange entities, ReadOnlyKeyValueStore<Bytes, byte[]> rows, EdmDateTime now,
+                         PartitionDeletions.View deleted) {
+            this.it = it;
+            this.entries = entries;
+            this.indexId = indexId;
+            this.property = property;
+            this.entities = entities;
+            this.rows = rows;
+            this.now = now;
+            this.deleted = deleted;
+        }
+
+        @Override
+        protected IndexedEntity fetch() {
+            while (it != null && it.hasNext()) {
+                byte[] entry = it.next().key.get();
+                if (!entries.contains(entry)) {
+                    continue; // only an inclusive bound can be outside: the first key or the last
+                }
+                IndexPosition position = IndexPosition.ofEntry(entry);
+                EntityKey key = IndexKeys.entityOf(entry);
+                byte[] rowKey = KeyCodec.encode(key);
+                if (!entities.contains(rowKey)) {
+                    return new IndexedEntity(position, null);
+                }
+                byte[] value;
+                try {
+                    value = rows.get(Bytes.wrap(rowKey));
+                } catch (InvalidStateStoreException e) {
+                    throw QueryableStores.translate(e);
+                }
+                StoredEntity s = value == null ? null
+                        : StoredEntityCodec.decode(key.partitionKey(), key.rowKey(), value);
+                boolean live = s != null && !s.isExpiredAt(now) && !deleted.hides(s)
+                        && IndexKeys.isEntryOf(entry, indexId, s.entity().property(property), key);
+                return new IndexedEntity(position, live ? s : null);
+            }
+            return null;
+        }
+
+        @Override
+        public void close() {
+            if (it != null) {
+                it.close();
             }
         }
     }

@@ -84,6 +84,20 @@ public interface EntityStore {
         return Optional.empty();
     }
 
+    /**
+     * The entries of {@code entries} (a range of index {@code indexId} of table {@code tableId},
+     * over {@code property}) in the local copy of {@code partition}, in the index's order
+     * ({@code order}: ascending or descending), each with the entity it stands for when that is a
+     * live entity of {@code entities} (a key range of the table) whose current value of the
+     * property is the entry's. Empty when the index is not READY in this copy.
+     */
+    default Optional<CloseableIterator<IndexedEntity>> orderedIndexScan(StoreReplica replica, int partition,
+                                                                     long tableId, long indexId, String property,
+                                                                     ByteRange entries, ByteRange entities,
+                                                                     KeyOrder order) {
+        return Optional.empty();
+    }
+
     /** How far each secondary index of table {@code tableId} is built in the local copy of {@code partition}. */
     default List<IndexBuild> indexBuilds(StoreReplica replica, int partition, long tableId) {
         return List.of();
