@@ -30,11 +30,13 @@ import io.tablestream.testsupport.KafkaCluster;
 import io.tablestream.testsupport.KafkaTest;
 import io.tablestream.testsupport.TestDirectories;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -140,6 +142,10 @@ class ClusterIT {
     private final List<Node> nodes = new ArrayList<>();
     private String loadTable;
     private SdkShapedReads sdkShaped;
+    /** The table of the extensions' test, its prefix query's and its ordered query's answers. */
+    private String extensionsTable;
+    private List<String> extensionsPrefixed;
+    private List<String> extensionsOrdered;
     private final List<String[]> loadKeys = new ArrayList<>();
 
     @BeforeAll
@@ -282,6 +288,76 @@ class ClusterIT {
 
     @Test
     @Order(2)
+    void bulkWritesPrefixQueriesAndAPropertysOrderWorkThroughAnyInstance() {
+        String name = TableNames.unique("Extensions");
+        nodes.get(0).client().createTable(name);
+        awaitTableEverywhere(name);
+        StringBuilder body = new StringBuilder();
+        List<String[]> rows = new ArrayList<>();
+        for (int i = 0; i < 600; i++) {
+            String pk = String.format("%s%02d", i % 3 == 0 ? "m" : "k", i % 60);
+            String rk = String.format("r%03d", i);
+            int score = (i * 37) % 41;
+            rows.add(new String[] {pk, rk, Integer.toString(score)});
+            body.append("{\"PartitionKey\":\"").append(pk).append("\",\"RowKey\":\"").append(rk)
+                    .append("\",\"Score\":").append(score).append("}\n");
+        }
+        RawTableClient.Response bulk = new RawTableClient(nodes.get(1).port).request("POST", name + "()/$bulk")
+                .contentType("application/x-ndjson").body(body.toString().getBytes(StandardCharsets.UTF_8))
+                .send();
+        assertThat(bulk.status()).as(bulk.body()).isEqualTo(200);
+        assertThat(bulk.json()).containsEntry("Entities", 600);
+        RawTableClient.Response index = new RawTableClient(nodes.get(2).port).send("POST", name + "?comp=indexes",
+                "{\"Name\":\"ByScore\",\"Property\":\"Score\"}");
+        assertThat(index.status()).as(index.body()).isEqualTo(201);
+
+        List<String> prefixed = rows.stream().filter(r -> r[0].startsWith("m1")).map(r -> r[0] + "/" + r[1])
+                .sorted().toList();
+        for (Node node : nodes) {
+            assertThat(node.client().getTableClient(name).listEntities(new ListEntitiesOptions()
+                    .setFilter("startswith(PartitionKey,'m1')"), null, null).stream()
+                    .map(e -> e.getPartitionKey() + "/" + e.getRowKey()).toList())
+                    .as("a prefix query via " + node.id).containsExactlyElementsOf(prefixed);
+        }
+
+        extensionsTable = name;
+        extensionsPrefixed = prefixed;
+        extensionsOrdered = rows.stream().sorted(Comparator.<String[]>comparingInt(r -> -Integer.parseInt(r[2]))
+                        .thenComparing(r -> r[0], Comparator.reverseOrder()).thenComparing(r -> r[1], Comparator.reverseOrder()))
+                .map(r -> r[0] + "/" + r[1]).toList();
+        assertThat(orderedPages(name, nodes)).as("ordered by Score desc, pages through every instance in turn")
+                .containsExactlyElementsOf(extensionsOrdered);
+    }
+
+    /**
+     * Every page of {@code $orderby=Score desc} over {@code table}, each page through the next of
+     * {@code via} in turn, continuing where the previous one ended; a 503 (the index still being
+     * built, an instance failing over) is retried for a bounded time.
+     */
+    private static List<String> orderedPages(String table, List<Node> via) {
+        List<String> seen = new ArrayList<>();
+        String next = "";
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        int page = 0;
+        while (next != null && page < 200) {
+            RawTableClient.Response r = new RawTableClient(via.get(page % via.size()).port).read(table + "()?"
+                    + RawTableClient.query("$orderby", "Score desc", "$top", "47") + next);
+            if (r.status() == 503 && System.nanoTime() < deadline) {
+                ClusterLoad.sleep(Duration.ofMillis(100));
+                continue;
+            }
+            assertThat(r.status()).as(r.body()).isEqualTo(200);
+            r.rows().forEach(m -> seen.add(m.get("PartitionKey") + "/" + m.get("RowKey")));
+            String pk = r.header("x-ms-continuation-NextPartitionKey");
+            next = pk == null ? null : "&" + RawTableClient.query("NextPartitionKey", pk, "NextRowKey",
+                    r.header("x-ms-continuation-NextRowKey"));
+            page++;
+        }
+        return seen;
+    }
+
+    @Test
+    @Order(2)
     void aPointInTimeScanThroughAnyInstancePagesThatTimesEntitiesExactlyOnce() throws InterruptedException {
         String name = TableNames.unique("AsOf");
         RawTableClient.Response created = new RawTableClient(nodes.get(0).port).send("POST", "Tables",
@@ -398,7 +474,7 @@ class ClusterIT {
         List<Node> survivors = List.of(nodes.get(0), nodes.get(1));
         givenLoadTable();
         SdkShapedReads sdkShapedReads = givenSdkShapedReads();
-        try (ClusterLoad load = ClusterLoad.start(tablesVia(survivors), loadKeys)) {
+        try (ClusterLoad load = ClusterLoad.start(tablesVia(survivors), rawVia(survivors), loadKeys)) {
             ClusterLoad.sleep(Duration.ofSeconds(4));
             long killed = System.nanoTime();
             victim.process.kill();
@@ -409,14 +485,23 @@ class ClusterIT {
                 assertThat(sdkShapedReads.through(survivor.port)).as("reads via " + survivor.id + " after kill -9 of "
                         + victim.id + " that failed").isEmpty();
             }
+            if (extensionsTable != null) {
+                assertThat(orderedPages(extensionsTable, survivors)).as("an ordered query after kill -9")
+                        .containsExactlyElementsOf(extensionsOrdered);
+                assertThat(survivors.get(1).client().getTableClient(extensionsTable).listEntities(
+                        new ListEntitiesOptions().setFilter("startswith(PartitionKey,'m1')"), null, null).stream()
+                        .map(e -> e.getPartitionKey() + "/" + e.getRowKey()).toList())
+                        .as("a prefix query after kill -9").containsExactlyElementsOf(extensionsPrefixed);
+            }
             Duration reads = load.disruptedFor("read", killed, SLOW);
             Duration scans = load.disruptedFor("scan", killed, SLOW);
             Duration writes = load.disruptedFor("write", killed, SLOW);
             LOG.info("Fail-over: after kill -9 of {}: SDK listing with gzip through every survivor after {} ms;"
                             + " point reads disrupted for {} ms, scans {} ms, writes {} ms"
-                            + " (longest write {} ms); {} reads, {} scans, {} writes; failures: {}", victim.id,
-                    listed.toMillis(), reads.toMillis(), scans.toMillis(), writes.toMillis(), load.longest("write", killed).toMillis(),
-                    load.count("read"), load.count("scan"), load.count("write"), summary(load.failures(killed)));
+                            + " (longest write {} ms); {} reads, {} scans, {} writes, {} bulk writes; failures: {}",
+                    victim.id, listed.toMillis(), reads.toMillis(), scans.toMillis(), writes.toMillis(),
+                    load.longest("write", killed).toMillis(), load.count("read"), load.count("scan"),
+                    load.count("write"), load.count("bulk"), summary(load.failures(killed)));
 
             long rejoining = System.nanoTime();
             victim.start();
@@ -454,7 +539,7 @@ class ClusterIT {
         Node stopped = nodes.get(1);
         List<Node> others = List.of(nodes.get(0), nodes.get(2));
         givenLoadTable();
-        try (ClusterLoad load = ClusterLoad.start(tablesVia(others), loadKeys)) {
+        try (ClusterLoad load = ClusterLoad.start(tablesVia(others), rawVia(others), loadKeys)) {
             ClusterLoad.sleep(Duration.ofSeconds(4));
             long stopping = System.nanoTime();
             assertThat(stopped.process.stop()).isZero();
@@ -605,6 +690,10 @@ class ClusterIT {
 
     private List<TableClient> tablesVia(List<Node> via) {
         return via.stream().map(n -> n.client().getTableClient(loadTable)).toList();
+    }
+
+    private static List<RawTableClient> rawVia(List<Node> via) {
+        return via.stream().map(n -> new RawTableClient(n.port)).toList();
     }
 
     /** Every insert the load saw acknowledged is there, read through the first running instance. */

@@ -3,10 +3,15 @@ package io.tablestream.server.cluster;
 import com.azure.data.tables.TableClient;
 import com.azure.data.tables.models.ListEntitiesOptions;
 import com.azure.data.tables.models.TableEntity;
+import io.tablestream.server.RawTableClient;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -15,7 +20,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * A steady workload through the official SDK (clients that never retry, so every failure counts):
  * point reads of known entities on every partition, scans (two pages each), and inserts of new entities, each
  * recorded with when it started and ended and how it went — what the fail-over figures are computed
- * from. Every acknowledged insert is kept, to check that none is lost.
+ * from; and, over raw HTTP, bulk writes of new entities on several PartitionKeys. Every acknowledged
+ * insert is kept, and every line of a bulk write answered as written, to check that none is lost.
  */
 final class ClusterLoad implements AutoCloseable {
     /** One operation as the client saw it. */
@@ -39,12 +45,52 @@ final class ClusterLoad implements AutoCloseable {
 
     /**
      * Starts the load on {@code tables} (one client per instance the load goes through): a reader and
-     * a writer per client, and one scanner on the first.
+     * a writer per client, a bulk writer per raw client, and one scanner on the first.
      *
+     * @param raw raw clients of the same instances, for bulk writes (50 entities on 5 PartitionKeys each)
      * @param readKeys PartitionKey/RowKey pairs of existing entities, read in turn
      */
-    static ClusterLoad start(List<TableClient> tables, List<String[]> readKeys) {
+    static ClusterLoad start(List<TableClient> tables, List<RawTableClient> raw, List<String[]> readKeys) {
         ClusterLoad load = new ClusterLoad();
+        String table = tables.get(0).getTableName();
+        for (int i = 0; i < raw.size(); i++) {
+            RawTableClient http = raw.get(i);
+            load.thread("bulk-" + i, () -> {
+                long n = load.sequence.incrementAndGet();
+                List<TableEntity> entities = new ArrayList<>();
+                StringBuilder body = new StringBuilder();
+                for (int e = 0; e < 50; e++) {
+                    TableEntity entity = new TableEntity("w" + ((n + e) % 24), load.run + "-b" + n + "-" + e)
+                            .addProperty("N", n);
+                    entities.add(entity);
+                    body.append("{\"PartitionKey\":\"").append(entity.getPartitionKey()).append("\",\"RowKey\":\"")
+                            .append(entity.getRowKey()).append("\",\"N\":").append(n).append("}\n");
+                }
+                load.record("bulk", () -> {
+                    RawTableClient.Response r = http.request("POST", table + "()/$bulk")
+                            .contentType("application/x-ndjson").body(body.toString().getBytes(StandardCharsets.UTF_8))
+                            .send();
+                    if (r.status() != 200) {
+                        throw new IllegalStateException("Status code " + r.status() + " " + r.errorCode());
+                    }
+                    Set<Integer> failed = new HashSet<>();
+                    @SuppressWarnings("unchecked")
+                    List<Map<String, Object>> lines = (List<Map<String, Object>>) r.json().get("Failed");
+                    for (Map<String, Object> line : lines) {
+                        // a line the server could not answer for in time (an instance failing over)
+                        if (!List.of("ServerBusy", "OperationTimedOut").contains(String.valueOf(line.get("Code")))) {
+                            throw new IllegalStateException("a bulk line failed with " + line);
+                        }
+                        failed.add(((Number) line.get("Line")).intValue());
+                    }
+                    for (int e = 0; e < entities.size(); e++) {
+                        if (!failed.contains(e + 1)) {
+                            load.acknowledged.add(entities.get(e));
+                        }
+                    }
+                });
+            });
+        }
         for (int i = 0; i < tables.size(); i++) {
             TableClient table = tables.get(i);
             int offset = i;
