@@ -3,6 +3,7 @@ package io.tablestream.bench;
 import io.tablestream.bench.lean.LeanTableClient;
 import io.tablestream.bench.measure.Percentiles;
 import io.tablestream.bench.measure.ServerCpu;
+import io.tablestream.cli.http.TableAccount;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -28,8 +29,6 @@ import java.util.concurrent.atomic.AtomicInteger;
  * </pre>
  */
 public final class BulkBenchmark {
-    private static final String KEY =
-            "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==";
 
     public static void main(String[] args) throws Exception {
         Map<String, String> o = new HashMap<>();
@@ -47,7 +46,7 @@ public final class BulkBenchmark {
         long pid = Long.parseLong(o.getOrDefault("server-pid", "-1"));
 
         LeanTableClient client = new LeanTableClient(endpoint,
-                LeanTableClient.accountSas(endpoint, "devstoreaccount1", KEY));
+                LeanTableClient.accountSas(endpoint, TableAccount.EMULATOR_ACCOUNT, TableAccount.EMULATOR_KEY));
         String table = "BulkBench" + Long.toString(System.currentTimeMillis(), 36);
         LeanTableClient.Answer created = client.createTable(table).join();
         if (created.status() != 201 && created.status() != 204) {

@@ -3,6 +3,7 @@ package io.tablestream.bench;
 import io.tablestream.bench.lean.LeanTableClient;
 import io.tablestream.bench.measure.Percentiles;
 import io.tablestream.bench.measure.ServerCpu;
+import io.tablestream.cli.http.TableAccount;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.List;
@@ -24,8 +25,6 @@ import java.util.Map;
  * </pre>
  */
 public final class PrefixBenchmark {
-    private static final String KEY =
-            "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==";
     private static final int ROWS = 100;
 
     public static void main(String[] args) {
@@ -38,7 +37,7 @@ public final class PrefixBenchmark {
         int queries = Integer.parseInt(o.getOrDefault("queries", "500"));
         long pid = Long.parseLong(o.getOrDefault("server-pid", "-1"));
         LeanTableClient client = new LeanTableClient(endpoint,
-                LeanTableClient.accountSas(endpoint, "devstoreaccount1", KEY));
+                LeanTableClient.accountSas(endpoint, TableAccount.EMULATOR_ACCOUNT, TableAccount.EMULATOR_KEY));
         String table = "PrefixBench" + Long.toString(System.currentTimeMillis(), 36);
         if (client.createTable(table).join().status() != 201) {
             throw new IllegalStateException("cannot create " + table);

@@ -25,6 +25,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.PriorityQueue;
+import java.util.function.Function;
 import java.util.function.IntFunction;
 import java.util.function.Predicate;
 
@@ -80,47 +81,11 @@ public final class PageReader {
             range = query.order().descending() ? range.endingBefore(resume.resumeDescendingKey(tableId))
                     : range.startingAt(resume.resumeKey(tableId));
         }
-        PriorityQueue<Head> heads = new PriorityQueue<>(Comparator.comparing(h -> h.current, query.entityOrder()));
-        List<CloseableIterator<StoredEntity>> cursors = new ArrayList<>(partitions.size());
-        try {
-            for (int p : partitions) {
-                CloseableIterator<StoredEntity> cursor = cursor(tableId, query, replicaOf.apply(p), p, range, rowBudget);
-                cursors.add(cursor);
-                if (cursor.hasNext()) {
-                    heads.add(new Head(cursor, cursor.next().entity()));
-                }
-            }
-            List<Entity> page = new ArrayList<>(Math.min(query.top(), 128));
-            int examined = 0;
-            long bytes = 0;
-            long bytesAllowed = byteBudget(query);
-            while (!heads.isEmpty()) {
-                if (page.size() >= query.top() || examined >= rowBudget || bytes >= bytesAllowed) {
-                    Entity next = heads.peek().current;
-                    return new Page(page, Optional.of(EntityContinuation.at(next.partitionKey(), next.rowKey())));
-                }
-                Head head = heads.poll();
-                Entity entity = head.current;
-                examined++;
-                if (visible.test(entity) && query.filter().test(entity)) {
-                    if (query.keysOnly()) {
-                        page.add(entity.withProperties(Map.of()));
-                    } else {
-                        page.add(entity); // $select is the writer's: it also names selected properties a row lacks
-                        bytes += EntitySize.of(entity);
-                    }
-                }
-                if (head.cursor.hasNext()) {
-                    head.current = head.cursor.next().entity();
-                    heads.add(head);
-                }
-            }
-            return new Page(page, Optional.empty());
-        } finally {
-            for (CloseableIterator<StoredEntity> c : cursors) {
-                c.close();
-            }
-        }
+        ByteRange rows = range;
+        return merge(query, visible, rowBudget, partitions,
+                p -> cursor(tableId, query, replicaOf.apply(p), p, rows, rowBudget),
+                Comparator.comparing(StoredEntity::entity, query.entityOrder()), StoredEntity::entity,
+                s -> EntityContinuation.at(s.entity().partitionKey(), s.entity().rowKey()));
     }
 
     /**
@@ -139,25 +104,41 @@ public final class PageReader {
         KeyOrder order = by.descending() ? KeyOrder.DESCENDING : KeyOrder.ASCENDING;
         IndexCondition bounds = query.index().map(IndexChoice::condition)
                 .filter(c -> c.property().equals(by.property())).orElse(null);
-        ByteRange entries = IndexKeys.ordered(tableId, index.indexId(), bounds);
+        ByteRange range = IndexKeys.ordered(tableId, index.indexId(), bounds);
         if (query.resumeAt().isPresent()) {
             IndexPosition at = query.resumeAt().get().position();
-            entries = by.descending() ? entries.endingBefore(at.entryPast(tableId, index.indexId()))
-                    : entries.startingAt(at.entry(tableId, index.indexId()));
+            range = by.descending() ? range.endingBefore(at.entryPast(tableId, index.indexId()))
+                    : range.startingAt(at.entry(tableId, index.indexId()));
         }
+        ByteRange entries = range;
         ByteRange entities = KeyCodec.range(tableId, query.keys());
         Comparator<IndexPosition> positions = by.descending() ? Comparator.reverseOrder() : Comparator.naturalOrder();
-        PriorityQueue<IndexHead> heads = new PriorityQueue<>(Comparator.comparing(h -> h.current.position(), positions));
-        List<CloseableIterator<IndexedEntity>> cursors = new ArrayList<>(partitions.size());
+        return merge(query, visible, rowBudget, partitions,
+                p -> store.orderedIndexScan(replicaOf.apply(p), p, tableId, index.indexId(), by.property(), entries,
+                        entities, order).orElseThrow(() -> TableServiceException.of(ErrorCode.SERVER_BUSY, "The index "
+                        + index.name() + " that orders this query is still being built; retry when ?comp=indexes"
+                        + " shows it Ready.")),
+                Comparator.comparing(IndexedEntity::position, positions),
+                i -> i.entity() == null ? null : i.entity().entity(), i -> EntityContinuation.at(i.position()));
+    }
+
+    /**
+     * The k-way merge of one sorted cursor per partition ({@code open} opens one), in
+     * {@code order}: a page of the items' entities that are {@code visible} and match the filter
+     * (an item may stand for none), ended at {@code top} matches, at the row budget (every item
+     * counts) or at the byte budget, with the next item's continuation.
+     */
+    private <T> Page merge(EntityQuery query, Predicate<Entity> visible, int rowBudget, Collection<Integer> partitions,
+                           IntFunction<CloseableIterator<T>> open, Comparator<T> order, Function<T, Entity> entityOf,
+                           Function<T, EntityContinuation> continuationAt) {
+        PriorityQueue<Head<T>> heads = new PriorityQueue<>(Comparator.comparing(h -> h.current, order));
+        List<CloseableIterator<T>> cursors = new ArrayList<>(partitions.size());
         try {
             for (int p : partitions) {
-                CloseableIterator<IndexedEntity> cursor = store.orderedIndexScan(replicaOf.apply(p), p, tableId,
-                        index.indexId(), by.property(), entries, entities, order).orElseThrow(() ->
-                        TableServiceException.of(ErrorCode.SERVER_BUSY, "The index " + index.name()
-                                + " that orders this query is still being built; retry when ?comp=indexes shows it Ready."));
+                CloseableIterator<T> cursor = open.apply(p);
                 cursors.add(cursor);
                 if (cursor.hasNext()) {
-                    heads.add(new IndexHead(cursor, cursor.next()));
+                    heads.add(new Head<>(cursor, cursor.next()));
                 }
             }
             List<Entity> page = new ArrayList<>(Math.min(query.top(), 128));
@@ -166,14 +147,18 @@ public final class PageReader {
             long bytesAllowed = byteBudget(query);
             while (!heads.isEmpty()) {
                 if (page.size() >= query.top() || examined >= rowBudget || bytes >= bytesAllowed) {
-                    return new Page(page, Optional.of(EntityContinuation.at(heads.peek().current.position())));
+                    return new Page(page, Optional.of(continuationAt.apply(heads.peek().current)));
                 }
-                IndexHead head = heads.poll();
+                Head<T> head = heads.poll();
+                Entity entity = entityOf.apply(head.current);
                 examined++;
-                Entity entity = head.current.entity() == null ? null : head.current.entity().entity();
                 if (entity != null && visible.test(entity) && query.filter().test(entity)) {
-                    page.add(entity);
-                    bytes += EntitySize.of(entity);
+                    if (query.keysOnly()) {
+                        page.add(entity.withProperties(Map.of()));
+                    } else {
+                        page.add(entity); // $select is the writer's: it also names selected properties a row lacks
+                        bytes += EntitySize.of(entity);
+                    }
                 }
                 if (head.cursor.hasNext()) {
                     head.current = head.cursor.next();
@@ -182,17 +167,17 @@ public final class PageReader {
             }
             return new Page(page, Optional.empty());
         } finally {
-            for (CloseableIterator<IndexedEntity> c : cursors) {
+            for (CloseableIterator<T> c : cursors) {
                 c.close();
             }
         }
     }
 
-    private static final class IndexHead {
-        final CloseableIterator<IndexedEntity> cursor;
-        IndexedEntity current;
+    private static final class Head<T> {
+        final CloseableIterator<T> cursor;
+        T current;
 
-        IndexHead(CloseableIterator<IndexedEntity> cursor, IndexedEntity current) {
+        Head(CloseableIterator<T> cursor, T current) {
             this.cursor = cursor;
             this.current = current;
         }
@@ -218,15 +203,5 @@ public final class PageReader {
             }
         }
         return store.scan(replica, partition, range, query.order());
-    }
-
-    private static final class Head {
-        final CloseableIterator<StoredEntity> cursor;
-        Entity current;
-
-        Head(CloseableIterator<StoredEntity> cursor, Entity current) {
-            this.cursor = cursor;
-            this.current = current;
-        }
     }
 }

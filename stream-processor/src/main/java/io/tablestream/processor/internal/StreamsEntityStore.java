@@ -335,6 +335,25 @@ public final class StreamsEntityStore implements EntityStore {
         }
     }
 
+    /**
+     * The row stored at {@code storeKey} (the encoding of {@code key}) when it is live at
+     * {@code now}: there, not expired, not deleted with its partition; else null.
+     */
+    private static StoredEntity liveRow(ReadOnlyKeyValueStore<Bytes, byte[]> rows, byte[] storeKey, EntityKey key,
+                                        EdmDateTime now, PartitionDeletions.View deleted) {
+        byte[] value;
+        try {
+            value = rows.get(Bytes.wrap(storeKey));
+        } catch (InvalidStateStoreException e) {
+            throw QueryableStores.translate(e);
+        }
+        if (value == null) {
+            return null;
+        }
+        StoredEntity s = StoredEntityCodec.decode(key.partitionKey(), key.rowKey(), value);
+        return s.isExpiredAt(now) || deleted.hides(s) ? null : s;
+    }
+
     /** The live rows at the given entity keys (in the order given), read one by one. */
     private static final class IndexedRows extends LookaheadIterator<StoredEntity> {
         private final ReadOnlyKeyValueStore<Bytes, byte[]> rows;
@@ -356,18 +375,9 @@ public final class StreamsEntityStore implements EntityStore {
         protected StoredEntity fetch() {
             while (keys.hasNext()) {
                 byte[] key = keys.next();
-                byte[] value;
-                try {
-                    value = rows.get(Bytes.wrap(key));
-                } catch (InvalidStateStoreException e) {
-                    throw QueryableStores.translate(e);
-                }
-                if (value != null) {
-                    EntityKey k = KeyCodec.decode(key);
-                    StoredEntity s = StoredEntityCodec.decode(k.partitionKey(), k.rowKey(), value);
-                    if (!s.isExpiredAt(now) && !deleted.hides(s)) {
-                        return s;
-                    }
+                StoredEntity s = liveRow(rows, key, KeyCodec.decode(key), now, deleted);
+                if (s != null) {
+                    return s;
                 }
             }
             return null;
@@ -424,17 +434,9 @@ public final class StreamsEntityStore implements EntityStore {
                 if (!entities.contains(rowKey)) {
                     return new IndexedEntity(position, null);
                 }
-                byte[] value;
-                try {
-                    value = rows.get(Bytes.wrap(rowKey));
-                } catch (InvalidStateStoreException e) {
-                    throw QueryableStores.translate(e);
-                }
-                StoredEntity s = value == null ? null
-                        : StoredEntityCodec.decode(key.partitionKey(), key.rowKey(), value);
-                boolean live = s != null && !s.isExpiredAt(now) && !deleted.hides(s)
-                        && IndexKeys.isEntryOf(entry, indexId, s.entity().property(property), key);
-                return new IndexedEntity(position, live ? s : null);
+                StoredEntity s = liveRow(rows, rowKey, key, now, deleted);
+                boolean current = s != null && IndexKeys.isEntryOf(entry, indexId, s.entity().property(property), key);
+                return new IndexedEntity(position, current ? s : null);
             }
             return null;
         }
