@@ -52,7 +52,7 @@ final class ClusterLoad implements AutoCloseable {
      */
     static ClusterLoad start(List<TableClient> tables, List<RawTableClient> raw, List<String[]> readKeys) {
         ClusterLoad load = new ClusterLoad();
-        String table = tables.get(0).getTableName();
+        String bulkTable = tables.get(0).getTableName();
         for (int i = 0; i < raw.size(); i++) {
             RawTableClient http = raw.get(i);
             load.thread("bulk-" + i, () -> {
@@ -67,7 +67,7 @@ final class ClusterLoad implements AutoCloseable {
                             .append(entity.getRowKey()).append("\",\"N\":").append(n).append("}\n");
                 }
                 load.record("bulk", () -> {
-                    RawTableClient.Response r = http.request("POST", table + "()/$bulk")
+                    RawTableClient.Response r = http.request("POST", bulkTable + "()/$bulk")
                             .contentType("application/x-ndjson").body(body.toString().getBytes(StandardCharsets.UTF_8))
                             .send();
                     if (r.status() != 200) {
