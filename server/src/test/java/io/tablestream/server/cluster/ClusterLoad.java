@@ -47,7 +47,7 @@ final class ClusterLoad implements AutoCloseable {
      * Starts the load on {@code tables} (one client per instance the load goes through): a reader and
      * a writer per client, a bulk writer per raw client, and one scanner on the first.
      *
-     * @param raw raw clients of the same instances, for bulk writes (50 entities on 5 PartitionKeys each)
+     * @param raw raw clients of the same instances, for bulk writes (10 entities on 10 PartitionKeys each)
      * @param readKeys PartitionKey/RowKey pairs of existing entities, read in turn
      */
     static ClusterLoad start(List<TableClient> tables, List<RawTableClient> raw, List<String[]> readKeys) {
@@ -59,7 +59,7 @@ final class ClusterLoad implements AutoCloseable {
                 long n = load.sequence.incrementAndGet();
                 List<TableEntity> entities = new ArrayList<>();
                 StringBuilder body = new StringBuilder();
-                for (int e = 0; e < 50; e++) {
+                for (int e = 0; e < 10; e++) {
                     TableEntity entity = new TableEntity("w" + ((n + e) % 24), load.run + "-b" + n + "-" + e)
                             .addProperty("N", n);
                     entities.add(entity);
