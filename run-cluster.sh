@@ -15,6 +15,7 @@
 # node-3). Any other TABLESTREAM_* setting in the environment applies to every instance.
 set -euo pipefail
 cd "$(dirname "$0")"
+source scripts/java.sh
 source scripts/ready.sh
 
 DIR=data-cluster
@@ -98,13 +99,19 @@ case "${1:-start}" in
     ;;
 esac
 
-./mvnw -q -B -pl server -am package -DskipTests
-CLASSPATH="server/target/classes:$(cat server/target/classpath.txt)"
+find_jdk
+source scripts/build.sh
+build_if_changed
+source scripts/aot-cache.sh
+# as run-server.sh: its JDK, JVM options (JAVA_OPTS replaces them; the heap is HEAP) and AOT cache
+CLASSPATH="$(ls server/target/server-*.jar | head -n 1):$(cat server/target/classpath.txt)"
+OPTIONS="${JAVA_OPTS:-$(default_java_opts)} -Xmx$HEAP"
+AOT=$(aot_cache_option "$CLASSPATH" "$OPTIONS")
 mkdir -p "$DIR"
 
 if ! running kafka; then
   : >"$DIR/kafka.log"
-  java -Xmx512m -cp "$CLASSPATH" io.tablestream.kafka.embedded.StandaloneBroker --data-dir "$DIR/kafka" \
+  "$JAVA_HOME/bin/java" -Xmx512m -cp "$CLASSPATH" io.tablestream.kafka.embedded.StandaloneBroker --data-dir "$DIR/kafka" \
     --port "$KAFKA_PORT" --controller-port "$KAFKA_CONTROLLER_PORT" >>"$DIR/kafka.log" 2>&1 &
   echo $! >"$DIR/kafka.pid"
 fi
@@ -134,7 +141,7 @@ for i in "${!PORTS[@]}"; do
   TABLESTREAM_GROUP_SESSION_TIMEOUT_MS="${TABLESTREAM_GROUP_SESSION_TIMEOUT_MS:-3000}" \
   TABLESTREAM_GROUP_HEARTBEAT_INTERVAL_MS="${TABLESTREAM_GROUP_HEARTBEAT_INTERVAL_MS:-500}" \
   TABLESTREAM_TRANSACTION_TIMEOUT_MS="${TABLESTREAM_TRANSACTION_TIMEOUT_MS:-5000}" \
-    java "-Xmx$HEAP" -cp "$CLASSPATH" io.tablestream.server.Main >>"$DIR/$name.log" 2>&1 &
+    "$JAVA_HOME/bin/java" $OPTIONS $AOT -cp "$CLASSPATH" io.tablestream.server.Main >>"$DIR/$name.log" 2>&1 &
   echo $! >"$DIR/$name.pid"
 done
 for i in "${!PORTS[@]}"; do

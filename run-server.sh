@@ -3,41 +3,32 @@
 # server: the embedded Kafka broker, the stream processor and the Table service on
 # http://127.0.0.1:10002/devstoreaccount1. Data lives in ./data.
 # Settings: TABLESTREAM_* environment variables or --config file (see: ./run-server.sh --help).
-# JAVA_OPTS replaces the JVM options (default: -Xmx1g -XX:TieredStopAtLevel=1, the C1 compiler only:
-# half the CPU to get ready; use -Xmx1g alone for benchmarks, where C2's code is faster).
+# The JDK: the newest JDK 25 or later found, else a JDK 17 (scripts/java.sh; TABLESTREAM_JAVA_HOME
+# picks one). JAVA_OPTS replaces the JVM options (default -Xmx1g). On a JDK 25 the server starts with
+# the JVM's ahead-of-time cache, made by a training run after each build (scripts/aot-cache.sh;
+# TABLESTREAM_AOT=off: none). --prepare builds and makes the cache, then exits.
 set -euo pipefail
 cd "$(dirname "$0")"
-stamp=server/target/run-server.built
-log=server/target/run-server-build.log
-if [ ! -f "$stamp" ] || [ ! -f server/target/classpath.txt ] \
-    || [ -n "$(find . -path ./data -prune -o -path '*/target' -prune -o -path '*/node_modules' -prune -o \
-                 \( -name '*.java' -o -name 'pom.xml' -o -name '*.avsc' -o -path '*/src/main/resources/*' \) \
-                 -newer "$stamp" -print -quit)" ]; then
-  mkdir -p server/target
-  if [ -f "$stamp" ]; then
-    echo "Sources changed since the last build: rebuilding Tablestream..."
-  else
-    echo "Building Tablestream (the first build downloads Maven and the dependencies: a few minutes)..."
-  fi
-  # Maven's own output goes to $log; the screen gets one line per module and a count of downloads.
-  set +e
-  ./mvnw -B -pl server -am package -DskipTests 2>&1 | tee "$log" | awk '
-    /Downloaded from/ { n++; if (n % 50 == 0) { printf "  %d artifacts downloaded\n", n; fflush() } }
-    /\] Building / && !/Building jar/ { sub(/.*\] /, "  "); print; fflush() }
-    /BUILD (SUCCESS|FAILURE)/ { sub(/.*\] /, "  "); print; fflush() }'
-  status=${PIPESTATUS[0]}
-  set -e
-  if [ "$status" -ne 0 ]; then
-    echo "The build failed; its last lines (all of it: $log):"
-    grep -E "ERROR|FAIL" "$log" | tail -20
-    exit "$status"
-  fi
-  touch "$stamp"
-fi
+source scripts/java.sh
+find_jdk
+source scripts/build.sh
+build_if_changed
+# The server's own jar (not target/classes: an ahead-of-time cache takes classes from jars only).
+classpath="$(ls server/target/server-*.jar | head -n 1):$(cat server/target/classpath.txt)"
+source scripts/ready.sh
+source scripts/aot-cache.sh
+options=${JAVA_OPTS:-$(default_java_opts)}
 for arg in "$@"; do
-  case "$arg" in --help | -h) exec java -cp "server/target/classes:$(cat server/target/classpath.txt)" \
-    io.tablestream.server.Main --help ;; esac
+  case "$arg" in
+    --help | -h) exec "$JAVA_HOME/bin/java" -cp "$classpath" io.tablestream.server.Main --help ;;
+    --prepare)
+      aot_cache_option "$classpath" "$options" >/dev/null
+      echo "Tablestream is built$(aot_wanted && [ -s "$(aot_cache_file "$classpath" "$options")" ] \
+        && echo " and its AOT cache made") (JDK $JAVA_FEATURE at $JAVA_HOME; JVM options: $options)"
+      exit 0 ;;
+  esac
 done
+aot=$(aot_cache_option "$classpath" "$options")
 
 # Where the instance will listen, to ask it whether it is ready: a -Dtablestream.* option, else the
 # TABLESTREAM_* variable, else the --config file, else the default (the server's own order).
@@ -51,14 +42,13 @@ setting() {
   fi
   echo "${value:-$default}"
 }
-source scripts/ready.sh
 host=$(reach_host "$(setting host TABLESTREAM_HOST 127.0.0.1 "$@")")
 port=$(setting port TABLESTREAM_PORT 10002 "$@")
 READY_SCHEME=http
 [ -n "$(setting tls-cert-file TABLESTREAM_TLS_CERT_FILE "" "$@")" ] && READY_SCHEME=https
 
-java ${JAVA_OPTS:--Xmx1g -XX:TieredStopAtLevel=1} \
-  -cp "server/target/classes:$(cat server/target/classpath.txt)" io.tablestream.server.Main "$@" &
+# shellcheck disable=SC2086 # the JVM options are words
+"$JAVA_HOME/bin/java" $options $aot -cp "$classpath" io.tablestream.server.Main "$@" &
 pid=$!
 # Ctrl-C and SIGTERM stop the server cleanly (its shutdown hook); the script ends with it.
 trap 'kill -TERM "$pid" 2>/dev/null || true' INT TERM

@@ -16,7 +16,9 @@
 #   LOAD_THREADS=4            threads loading the table
 #   LEAN_WORKLOADS=insert,upsert,merge,batch,read   the lean client's workloads ('none' skips it)
 #   LEAN_CONCURRENCY=1,16     requests the lean client keeps in flight (each workload at each)
-#   TABLESTREAM_JAVA_OPTS     JVM options of the server (default -Xmx1g, as run-server.sh)
+#   TABLESTREAM_JAVA_OPTS     JVM options of the server (default: run-server.sh's, which starts it)
+#   SERVER_AGE=0              seconds after a server reported ready before it is measured (e.g. 60: a
+#                             server started a minute before)
 #   DRIVER_JAVA_OPTS          JVM options of the driver (default -Xmx1g)
 #   AZURITE_NODE_OPTIONS      Node options of Azurite (default --max-old-space-size=8192: it keeps
 #                             every entity on its JS heap, and Node's default ceiling is too low
@@ -33,8 +35,6 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
 
-AZURITE_VERSION=3.35.0 # 3.37 needs Node >= 22
-AZURITE_DIR=$ROOT/bench/.azurite
 DURATION=${DURATION:-20}
 WARMUP=${WARMUP:-5}
 WORKLOADS=${WORKLOADS:-all}
@@ -42,9 +42,8 @@ LOAD_THREADS=${LOAD_THREADS:-4}
 LEAN_WORKLOADS=${LEAN_WORKLOADS:-insert,upsert,merge,batch,read}
 LEAN_CONCURRENCY=${LEAN_CONCURRENCY:-1,16}
 SERVER_WARMUP=${SERVER_WARMUP:-0}
-TABLESTREAM_JAVA_OPTS=${TABLESTREAM_JAVA_OPTS:--Xmx1g}
+SERVER_AGE=${SERVER_AGE:-0}
 DRIVER_JAVA_OPTS=${DRIVER_JAVA_OPTS:--Xmx1g}
-AZURITE_NODE_OPTIONS=${AZURITE_NODE_OPTIONS:---max-old-space-size=8192}
 if [ $# -gt 0 ]; then SIZES=("$@"); else SIZES=(100000 1000000); fi
 for s in "${SIZES[@]}"; do
   [[ $s =~ ^[1-9][0-9]*$ ]] || { echo "A size is a positive number of entities, not '$s'" >&2; exit 2; }
@@ -52,74 +51,18 @@ done
 
 RUN_DIR=$ROOT/bench/target/compare/$(date +%Y%m%d-%H%M%S)
 mkdir -p "$RUN_DIR"
-SERVER_PID=""
+source bench/servers.sh
+[ -z "${TABLESTREAM_JAVA_OPTS:-}" ] || export JAVA_OPTS=$TABLESTREAM_JAVA_OPTS
 DRIVER_PID=""
-TEMP_DIRS=()
 FAILURES=()
-
-stop_server() {
-  local pid=$SERVER_PID
-  SERVER_PID=""
-  [ -n "$pid" ] || return 0
-  kill -TERM "$pid" 2>/dev/null || return 0
-  for _ in $(seq 1 60); do
-    kill -0 "$pid" 2>/dev/null || { wait "$pid" 2>/dev/null || true; return 0; }
-    sleep 0.5
-  done
-  echo "process $pid did not stop within 30 s: killing it" >&2
-  kill -KILL "$pid" 2>/dev/null || true
-  wait "$pid" 2>/dev/null || true
-}
 
 cleanup() {
   if [ -n "$DRIVER_PID" ]; then kill -TERM "$DRIVER_PID" 2>/dev/null || true; wait "$DRIVER_PID" 2>/dev/null || true; fi
   stop_server
-  for d in "${TEMP_DIRS[@]}"; do rm -rf "$d"; done
+  remove_temp_dirs
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
-
-free_port() {
-  node -e 'const s=require("net").createServer();s.listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})'
-}
-
-# wait_for_port <port> <what> <log>: until something accepts connections there, or the server died.
-wait_for_port() {
-  local port=$1 what=$2 log=$3
-  for _ in $(seq 1 600); do
-    if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then return 0; fi
-    if ! kill -0 "$SERVER_PID" 2>/dev/null; then
-      echo "$what exited before serving; its log ($log):" >&2
-      tail -n 30 "$log" >&2
-      return 1
-    fi
-    sleep 0.5
-  done
-  echo "$what did not open port $port within 300 s; see $log" >&2
-  return 1
-}
-
-start_azurite() {
-  local port=$1 log=$2
-  (cd "$RUN_DIR" && NODE_OPTIONS="$AZURITE_NODE_OPTIONS" exec "$AZURITE_DIR/node_modules/.bin/azurite-table" \
-      --inMemoryPersistence --loose --skipApiVersionCheck --silent --disableTelemetry \
-      --tableHost 127.0.0.1 --tablePort "$port") >"$log" 2>&1 &
-  SERVER_PID=$!
-  wait_for_port "$port" Azurite "$log"
-}
-
-# start_tablestream <port> <log> [<checkout>]: the server built in <checkout> (default: this one).
-start_tablestream() {
-  local port=$1 log=$2 root=${3:-$ROOT} data
-  data=$(mktemp -d "${TMPDIR:-/tmp}/tablestream-compare.XXXXXX")
-  TEMP_DIRS+=("$data")
-  # shellcheck disable=SC2086 # the JVM options are words
-  (export TABLESTREAM_PORT=$port TABLESTREAM_DATA_DIR=$data
-   exec java $TABLESTREAM_JAVA_OPTS -cp "$root/server/target/classes:$(cat "$root/server/target/classpath.txt")" \
-       io.tablestream.server.Main) >"$log" 2>&1 &
-  SERVER_PID=$!
-  wait_for_port "$port" Tablestream "$log"
-}
 
 # run_driver <target> <size> <port>: the driver against the server running now; its output in a file.
 # (In the background and waited for, so that a signal reaches the traps at once.)
@@ -221,27 +164,26 @@ table() {
 
 if [ "${SKIP_BUILD:-}" != 1 ]; then
   echo "Building Tablestream and the driver..."
-  ./mvnw -q -B -pl bench,server -am package -DskipTests
+  build_tablestream
 fi
-installed=$(node -p "try { require('$AZURITE_DIR/node_modules/azurite/package.json').version } catch (e) { '' }")
-if [ "$installed" != "$AZURITE_VERSION" ]; then
-  echo "Installing Azurite $AZURITE_VERSION into $AZURITE_DIR..."
-  mkdir -p "$AZURITE_DIR"
-  npm install --prefix "$AZURITE_DIR" --no-audit --no-fund --loglevel=error "azurite@$AZURITE_VERSION"
-fi
+install_azurite
+prepare_tablestream
+[ -z "${BASELINE:-}" ] || prepare_tablestream "$BASELINE"
 
 {
   echo "Tablestream vs Azurite $AZURITE_VERSION, $(date -u +%Y-%m-%dT%H:%M:%SZ)"
   echo "machine: $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2 / 1048576}' /proc/meminfo);" \
        "$(java -version 2>&1 | head -n 1); node $(node --version)"
   echo "per workload: ${WARMUP} s warm-up, ${DURATION} s measured; workloads: $WORKLOADS; server, Azurite and" \
-       "driver share the machine; server warm-up before the driver: ${SERVER_WARMUP} s"
+       "driver share the machine; server warm-up before the driver: ${SERVER_WARMUP} s; measured from" \
+       "${SERVER_AGE} s after ready; Tablestream as run-server.sh starts it${TABLESTREAM_JAVA_OPTS:+, JAVA_OPTS=$TABLESTREAM_JAVA_OPTS}"
 } | tee "$RUN_DIR/summary.txt"
 
 for size in "${SIZES[@]}"; do
   port=$(free_port)
   start_azurite "$port" "$RUN_DIR/azurite-$size.log"
   warm_up azurite "$port"
+  wait_until_age "$SERVER_AGE"
   run_driver azurite "$size" "$port"
   run_lean azurite "$size" "$port"
   stop_server
@@ -250,6 +192,7 @@ for size in "${SIZES[@]}"; do
     port=$(free_port)
     start_tablestream "$port" "$RUN_DIR/baseline-$size.log" "$BASELINE"
     warm_up baseline "$port"
+    wait_until_age "$SERVER_AGE"
     run_driver baseline "$size" "$port"
     run_lean baseline "$size" "$port"
     stop_server
@@ -258,6 +201,7 @@ for size in "${SIZES[@]}"; do
   port=$(free_port)
   start_tablestream "$port" "$RUN_DIR/tablestream-$size.log"
   warm_up tablestream "$port"
+  wait_until_age "$SERVER_AGE"
   run_driver tablestream "$size" "$port"
   run_lean tablestream "$size" "$port"
   stop_server

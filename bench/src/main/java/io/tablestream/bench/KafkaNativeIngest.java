@@ -6,6 +6,7 @@ import com.azure.data.tables.TableServiceClientBuilder;
 import com.azure.data.tables.models.ListEntitiesOptions;
 import com.azure.data.tables.models.TableEntity;
 import io.tablestream.bench.measure.Percentiles;
+import io.tablestream.bench.measure.ServerCpu;
 import io.tablestream.bench.workload.SyntheticEntities;
 import io.tablestream.bench.workload.WrongAnswer;
 import io.tablestream.core.command.Command;
@@ -53,8 +54,11 @@ import org.apache.kafka.common.TopicPartition;
  * exits with status 3.
  *
  * <p>Usage: {@code KafkaNativeIngest --bootstrap host:port [--endpoint URL] [--batches 1000]
- * [--partitions 100] [--prefix tablestream] [--table NAME] [--account-name A] [--account-key K]};
- * the embedded broker's address is in the server's log ("Embedded Kafka broker running at ...").
+ * [--partitions 100] [--prefix tablestream] [--table NAME] [--account-name A] [--account-key K]
+ * [--server-pid PID]}; the embedded broker's address is in the server's log ("Embedded Kafka broker
+ * running at ..."). With {@code --server-pid} (Linux) it also prints the server's CPU time from the
+ * first send to the last outcome: {@code CPU kafka-native <entities> applied <cpu_ms> <commands>
+ * <cpu_us_per_command> <cpu_us_per_entity>}.
  */
 public final class KafkaNativeIngest {
     private static final String EMULATOR_KEY = io.tablestream.cli.http.TableAccount.EMULATOR_KEY;
@@ -81,7 +85,8 @@ public final class KafkaNativeIngest {
         }
         if (!options.containsKey("bootstrap") || args.length % 2 != 0) {
             System.err.println("Usage: KafkaNativeIngest --bootstrap host:port [--endpoint URL] [--batches 1000]"
-                    + " [--partitions 100] [--prefix tablestream] [--table NAME] [--account-name A] [--account-key K]");
+                    + " [--partitions 100] [--prefix tablestream] [--table NAME] [--account-name A] [--account-key K]"
+                    + " [--server-pid PID]");
             System.exit(2);
         }
         int status = 0;
@@ -101,6 +106,7 @@ public final class KafkaNativeIngest {
     private void run() throws Exception {
         int batches = Integer.parseInt(options.getOrDefault("batches", "1000"));
         int partitions = Integer.parseInt(options.getOrDefault("partitions", "100"));
+        long serverPid = Long.parseLong(options.getOrDefault("server-pid", "0"));
         String endpoint = options.getOrDefault("endpoint", "http://127.0.0.1:10002/devstoreaccount1");
         TableName tableName = TableName.of(options.getOrDefault("table",
                 "KafkaIngest" + Long.toString(System.currentTimeMillis(), 36)));
@@ -120,6 +126,7 @@ public final class KafkaNativeIngest {
         try (KafkaConsumer<String, Outcome> outcomes = outcomeConsumer();
              KafkaProducer<String, Command> producer = new KafkaProducer<>(producerConfig(),
                      topics.commands().keySerde().serializer(), topics.commands().valueSerde().serializer())) {
+            long cpuFrom = serverPid > 0 ? ServerCpu.millis(serverPid) : 0;
             long start = System.nanoTime();
             for (int b = 0; b < batches; b++) {
                 EntityCommand command = command(run + "/" + b, tableId, tableName, b, partitions);
@@ -137,6 +144,7 @@ public final class KafkaNativeIngest {
                 throw sendFailure.get();
             }
             long lastOutcome = awaitOutcomes(outcomes, run, sentAt, latency);
+            long cpu = serverPid > 0 ? ServerCpu.millis(serverPid) - cpuFrom : -1;
             double sendSeconds = (acked - start) / 1e9;
             double applySeconds = (lastOutcome - start) / 1e9;
             long entities = (long) batches * BATCH;
@@ -144,6 +152,10 @@ public final class KafkaNativeIngest {
                     entities / sendSeconds, batches, sendSeconds);
             System.out.printf(Locale.ROOT, "RESULT kafka-native %d applied %.1f %.3f %.3f entities/s %d %.2f%n",
                     entities, entities / applySeconds, latency.millis(50), latency.millis(99), batches, applySeconds);
+            if (cpu >= 0) {
+                System.out.printf(Locale.ROOT, "CPU kafka-native %d applied %d %d %.1f %.1f%n", entities, cpu, batches,
+                        cpu * 1000.0 / batches, cpu * 1000.0 / entities);
+            }
             System.out.printf(Locale.ROOT, "%nKafka-native ingest: %,d entities in %,d commands of %d; the broker took"
                             + " them in %.2f s (%.0f entities/s); applied in %.2f s (%.0f entities/s); command to"
                             + " outcome p50 %.1f ms, p99 %.1f ms%n",

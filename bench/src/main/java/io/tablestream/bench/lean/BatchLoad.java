@@ -4,12 +4,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.IntFunction;
 
 /**
  * Loads a table through {@link LeanTableClient}: entity {@code i} has RowKey {@code r%07d} in PartitionKey
- * {@code p%06d} (one per batch of 100), inserted in batches, 8 in flight. A failed batch is reported on
- * stderr, not retried.
+ * {@code p%06d} (one per batch of 100), inserted in batches, 8 in flight. A failed batch is not retried: the
+ * load goes on and then fails, naming the first failure.
  */
 public final class BatchLoad {
     /** Entities per batch, so per PartitionKey. */
@@ -19,27 +20,41 @@ public final class BatchLoad {
     private BatchLoad() {
     }
 
+    /** The PartitionKey of entity {@code i}. */
+    public static String partitionKey(int i) {
+        return String.format("p%06d", i / PER_PARTITION);
+    }
+
+    /** The RowKey of entity {@code i}. */
+    public static String rowKey(int i) {
+        return String.format("r%07d", i);
+    }
+
     /** Inserts {@code entities} entities with {@code properties} of each index; answers the seconds it took. */
     public static double load(LeanTableClient client, String table, int entities,
                               IntFunction<Map<String, Object>> properties) throws InterruptedException {
         long t0 = System.nanoTime();
         Semaphore inFlight = new Semaphore(IN_FLIGHT);
+        AtomicReference<String> failed = new AtomicReference<>();
         for (int b = 0; b < entities / PER_PARTITION; b++) {
             List<LeanTableClient.BatchOperation> ops = new ArrayList<>(PER_PARTITION);
             for (int r = 0; r < PER_PARTITION; r++) {
                 int i = b * PER_PARTITION + r;
-                ops.add(LeanTableClient.BatchOperation.insert(String.format("r%07d", i), properties.apply(i)));
+                ops.add(LeanTableClient.BatchOperation.insert(rowKey(i), properties.apply(i)));
             }
             inFlight.acquire();
-            client.batch(table, String.format("p%06d", b), ops).whenComplete((a, e) -> {
+            client.batch(table, partitionKey(b * PER_PARTITION), ops).whenComplete((a, e) -> {
                 inFlight.release();
                 if (e != null || !a.succeeded()) {
-                    System.err.println("load batch failed: " + (e != null ? e : a.status()));
+                    failed.compareAndSet(null, "a load batch failed: " + (e != null ? e : a.status() + " " + a.operations()));
                 }
             });
         }
         inFlight.acquire(IN_FLIGHT);
         inFlight.release(IN_FLIGHT);
+        if (failed.get() != null) {
+            throw new IllegalStateException(failed.get());
+        }
         return (System.nanoTime() - t0) / 1e9;
     }
 }

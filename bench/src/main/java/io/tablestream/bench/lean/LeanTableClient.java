@@ -116,6 +116,22 @@ public final class LeanTableClient {
                 .POST(body(json(partitionKey, rowKey, properties))));
     }
 
+    /**
+     * Insert Entity with {@code Prefer: respond-async}: Tablestream answers 202 (with an
+     * {@code x-ms-session-token}) once its command log has the write; a service that does not know the
+     * preference (Azure, Azurite) answers 201 with the entity after the write.
+     */
+    public CompletableFuture<Answer> insertAsync(String table, String partitionKey, String rowKey,
+                                                 Map<String, Object> properties) {
+        return send(request("/" + table).header("Content-Type", JSON).header("Prefer", "respond-async")
+                .POST(body(json(partitionKey, rowKey, properties))));
+    }
+
+    /** Get Entity carrying {@code x-ms-session-token}: served after the writes the token names are applied. */
+    public CompletableFuture<Answer> get(String table, String partitionKey, String rowKey, String sessionToken) {
+        return send(request(entityPath(table, partitionKey, rowKey)).header("x-ms-session-token", sessionToken).GET());
+    }
+
     /** Insert Or Replace Entity (PUT without If-Match): 204. */
     public CompletableFuture<Answer> upsert(String table, String partitionKey, String rowKey, Map<String, Object> properties) {
         return send(request(entityPath(table, partitionKey, rowKey)).header("Content-Type", JSON)
