@@ -1,4 +1,4 @@
-# Sourced by run-server.sh, run-cluster.sh, .ci/run and the benchmarks: finds the JDK they all use,
+# Sourced by run-server.sh, run-cluster.sh and the benchmarks: finds the JDK they all use,
 # so that no JAVA_HOME needs setting by hand. The newest JDK of feature version 25 or later wins
 # (its ahead-of-time cache starts the server warm, see docs/performance.md); where there is none,
 # any JDK 17 or later (the build's minimum).
