@@ -66,20 +66,9 @@ public final class CountBenchmark {
         int requests = 0;
         for (int round = 0; round < rounds + 1; round++) { // the first round warms up, unmeasured
             long t0 = System.nanoTime();
-            long total = 0;
-            String nextPk = null;
-            String nextRk = null;
-            requests = 0;
-            do {
-                LeanTableClient.Count c = client.count(table, filter, nextPk, nextRk).join();
-                if (c.status() != 200) {
-                    throw new IllegalStateException("count answered " + c.status());
-                }
-                requests++;
-                total += c.value();
-                nextPk = c.nextPartitionKey();
-                nextRk = c.nextRowKey();
-            } while (nextPk != null);
+            int[] pages = new int[1];
+            long total = countAll(client, table, filter, pages);
+            requests = pages[0];
             double ms = (System.nanoTime() - t0) / 1e6;
             if (total != expected) {
                 throw new IllegalStateException(what + ": counted " + total + ", expected " + expected);
@@ -92,5 +81,28 @@ public final class CountBenchmark {
         System.out.printf(Locale.ROOT, "RESULT count %s (%d) %d rounds: p50 %.1f ms min %.1f ms max %.1f ms, %d requests"
                         + " each%n", what, expected, rounds, millis.get(millis.size() / 2), millis.get(0),
                 millis.get(millis.size() - 1), requests);
+    }
+
+    /** The count of {@code table}'s entities matching {@code filter} (null: all), its continuations followed. */
+    public static long countAll(LeanTableClient client, String table, String filter) {
+        return countAll(client, table, filter, new int[1]);
+    }
+
+    /** The same, with the number of requests it took in {@code requests[0]}. */
+    private static long countAll(LeanTableClient client, String table, String filter, int[] requests) {
+        long total = 0;
+        String nextPk = null;
+        String nextRk = null;
+        do {
+            LeanTableClient.Count c = client.count(table, filter, nextPk, nextRk).join();
+            if (c.status() != 200) {
+                throw new IllegalStateException("count answered " + c.status());
+            }
+            requests[0]++;
+            total += c.value();
+            nextPk = c.nextPartitionKey();
+            nextRk = c.nextRowKey();
+        } while (nextPk != null);
+        return total;
     }
 }

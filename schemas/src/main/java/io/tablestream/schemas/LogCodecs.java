@@ -8,6 +8,12 @@ import io.tablestream.core.command.CommandHeader;
 import io.tablestream.core.command.EntityChange;
 import io.tablestream.core.command.EntityCommand;
 import io.tablestream.core.command.EntityOperation;
+import io.tablestream.core.command.JobCommand;
+import io.tablestream.core.command.JobReport;
+import io.tablestream.core.command.JobSpec;
+import io.tablestream.core.command.JobStatus;
+import io.tablestream.core.command.JobStep;
+import io.tablestream.core.command.JobWork;
 import io.tablestream.core.command.Outcome;
 import io.tablestream.core.command.PartitionDeletion;
 import io.tablestream.core.command.PartitionMarker;
@@ -34,6 +40,9 @@ import io.tablestream.schemas.avro.EntityOperationType;
 import io.tablestream.schemas.avro.EntityOperations;
 import io.tablestream.schemas.avro.EntityVersion;
 import io.tablestream.schemas.avro.Failure;
+import io.tablestream.schemas.avro.JobKind;
+import io.tablestream.schemas.avro.JobReportKind;
+import io.tablestream.schemas.avro.JobSubmit;
 import io.tablestream.schemas.avro.OperationResult;
 import io.tablestream.schemas.avro.SetServiceProperties;
 import io.tablestream.schemas.avro.TableInfo;
@@ -87,6 +96,10 @@ public final class LogCodecs {
     public static final LogCodec<TransactionStatus> TRANSACTION_STATUS = AvroLogCodec.of(
             io.tablestream.schemas.avro.TransactionStatus.getClassSchema(), LogCodecs::transactionToAvro,
             LogCodecs::transactionFromAvro);
+
+    /** A job's status, as its coordinator task keeps it. */
+    public static final LogCodec<JobStatus> JOB_STATUS = AvroLogCodec.of(
+            io.tablestream.schemas.avro.JobStatus.getClassSchema(), LogCodecs::jobToAvro, LogCodecs::jobFromAvro);
 
     /** Reads only the header of a command record, for answering one whose body is invalid. */
     private static final LogCodec<CommandHeader> COMMAND_HEADER =
@@ -147,7 +160,7 @@ public final class LogCodecs {
         if (command instanceof TableCommand t) {
             operation = new TableOperation(TableOperationType.valueOf(t.operation().name()), t.tableName().value(),
                     t.defaultTtlSeconds(), t.historyRetentionSeconds(), SettingsMapping.policiesToAvro(t.accessPolicies()),
-                    t.index() == null ? null : indexToAvro(t.index()));
+                    t.index() == null ? null : indexToAvro(t.index()), indexesToAvro(t.indexes()), t.job());
         } else if (command instanceof AccountCommand a) {
             operation = SettingsMapping.updateToAvro(a.serviceProperties());
         } else if (command instanceof TableAnnouncement a) {
@@ -175,6 +188,16 @@ public final class LogCodecs {
             operation = new io.tablestream.schemas.avro.TransactionReport(r.transactionId(), r.part(),
                     f == null ? null : f.code().code(), f == null ? null : f.message(),
                     f == null ? null : f.operationIndex());
+        } else if (command instanceof JobCommand j) {
+            operation = jobSubmitToAvro(j.spec());
+        } else if (command instanceof JobStep st) {
+            operation = new io.tablestream.schemas.avro.JobStep(st.jobId(), st.partition(), st.seq(),
+                    st.work() == null ? null : workToAvro(st.work()));
+        } else if (command instanceof JobReport r) {
+            Outcome.Failure f = r.failure();
+            operation = new io.tablestream.schemas.avro.JobReport(r.jobId(), JobReportKind.valueOf(r.kind().name()),
+                    r.partition(), r.entities(), r.tableId(), f == null ? null : f.code().code(),
+                    f == null ? null : f.message());
         } else {
             operation = entityOperationsToAvro((EntityCommand) command);
         }
@@ -189,7 +212,8 @@ public final class LogCodecs {
         if (operation instanceof TableOperation t) {
             return new TableCommand(h, TableCommand.Operation.valueOf(t.getType().name()), TableName.of(t.getTableName()),
                     t.getDefaultTtlSeconds(), SettingsMapping.policiesFromAvro(t.getAccessPolicies()),
-                    t.getHistoryRetentionSeconds(), t.getIndex() == null ? null : indexFromAvro(t.getIndex()));
+                    t.getHistoryRetentionSeconds(), t.getIndex() == null ? null : indexFromAvro(t.getIndex()),
+                    indexesFromAvro(t.getIndexes()), t.getJob());
         }
         if (operation instanceof SetServiceProperties p) {
             return AccountCommand.setServiceProperties(h, SettingsMapping.updateFromAvro(p));
@@ -221,15 +245,77 @@ public final class LogCodecs {
             return new BulkCommand(h, b.getTableId(), TableName.of(b.getTableName()), writes);
         }
         if (operation instanceof io.tablestream.schemas.avro.TransactionReport r) {
-            Outcome.Failure failure = null;
-            if (r.getErrorCode() != null) {
-                ErrorCode code = ErrorCode.fromCode(r.getErrorCode());
-                failure = new Outcome.Failure(code == null ? ErrorCode.INTERNAL_ERROR : code, r.getErrorMessage(),
-                        r.getOperationIndex());
-            }
-            return new TransactionReport(h, r.getTransactionId(), r.getPart(), failure);
+            return new TransactionReport(h, r.getTransactionId(), r.getPart(),
+                    failureOrNull(r.getErrorCode(), r.getErrorMessage(), r.getOperationIndex()));
+        }
+        if (operation instanceof JobSubmit j) {
+            return new JobCommand(h, jobSpecFromAvro(j));
+        }
+        if (operation instanceof io.tablestream.schemas.avro.JobStep st) {
+            return new JobStep(h, st.getJobId(), st.getPartition(), st.getSeq(),
+                    st.getWork() == null ? null : workFromAvro(st.getWork()));
+        }
+        if (operation instanceof io.tablestream.schemas.avro.JobReport r) {
+            return new JobReport(h, r.getJobId(), JobReport.Kind.valueOf(r.getKind().name()), r.getPartition(),
+                    r.getEntities(), r.getTableId(), failureOrNull(r.getErrorCode(), r.getErrorMessage(), null));
         }
         return entityCommandFromAvro(h, (EntityOperations) operation);
+    }
+
+    /** A failure read from the log; an error code this version does not know reads as InternalError. */
+    private static Outcome.Failure failureOrNull(String errorCode, String message, Integer operationIndex) {
+        if (errorCode == null) {
+            return null;
+        }
+        ErrorCode code = ErrorCode.fromCode(errorCode);
+        ErrorCode known = code == null ? ErrorCode.INTERNAL_ERROR : code;
+        return new Outcome.Failure(known, message == null ? known.defaultMessage() : message, operationIndex);
+    }
+
+    private static JobSubmit jobSubmitToAvro(JobSpec spec) {
+        if (spec instanceof JobSpec.Restore r) {
+            return new JobSubmit(JobKind.RESTORE, r.tableId(), r.table().value(), r.target().value(),
+                    PropertyMapping.ticksOrNull(r.asOf()), null);
+        }
+        JobSpec.DeleteEntities d = (JobSpec.DeleteEntities) spec;
+        return new JobSubmit(JobKind.DELETE_ENTITIES, d.tableId(), d.table().value(), null, null, d.filter());
+    }
+
+    private static JobSpec jobSpecFromAvro(JobSubmit a) {
+        TableName table = TableName.of(a.getTableName());
+        return switch (a.getKind()) {
+            case RESTORE -> new JobSpec.Restore(a.getTableId(), table, TableName.of(required(a.getTargetTableName(),
+                    "targetTableName")), PropertyMapping.dateTimeOrNull(a.getAsOfTicks()));
+            case DELETE_ENTITIES -> new JobSpec.DeleteEntities(a.getTableId(), table, required(a.getFilter(), "filter"));
+        };
+    }
+
+    private static io.tablestream.schemas.avro.JobWork workToAvro(JobWork work) {
+        if (work instanceof JobWork.CopyRows c) {
+            return new io.tablestream.schemas.avro.JobWork(JobKind.RESTORE, c.tableId(), c.table().value(),
+                    c.targetId(), c.target().value(), PropertyMapping.ticksOrNull(c.asOf()), null, null);
+        }
+        JobWork.DeleteRows d = (JobWork.DeleteRows) work;
+        return new io.tablestream.schemas.avro.JobWork(JobKind.DELETE_ENTITIES, d.tableId(), d.table().value(), null,
+                null, null, d.filter(), d.acceptedAt().epochTicks());
+    }
+
+    private static JobWork workFromAvro(io.tablestream.schemas.avro.JobWork a) {
+        TableName table = TableName.of(a.getTableName());
+        return switch (a.getKind()) {
+            case RESTORE -> new JobWork.CopyRows(a.getTableId(), table, required(a.getTargetTableId(), "targetTableId"),
+                    TableName.of(required(a.getTargetTableName(), "targetTableName")),
+                    PropertyMapping.dateTimeOrNull(a.getAsOfTicks()));
+            case DELETE_ENTITIES -> new JobWork.DeleteRows(a.getTableId(), table, required(a.getFilter(), "filter"),
+                    EdmDateTime.ofEpochTicks(required(a.getAcceptedAtTicks(), "acceptedAtTicks")));
+        };
+    }
+
+    private static <T> T required(T value, String field) {
+        if (value == null) {
+            throw new IllegalArgumentException("the job record lacks " + field);
+        }
+        return value;
     }
 
     /**
@@ -258,7 +344,7 @@ public final class LogCodecs {
         }
         TransactionPartRef ref = e.transaction() == null ? null
                 : new TransactionPartRef(e.transaction().transactionId(), e.transaction().part());
-        return new EntityOperations(e.tableId(), e.tableName().value(), e.partitionKey(), e.batch(), ops, ref);
+        return new EntityOperations(e.tableId(), e.tableName().value(), e.partitionKey(), e.batch(), ops, ref, e.job());
     }
 
     private static EntityCommand entityCommandFromAvro(CommandHeader h, EntityOperations e) {
@@ -269,7 +355,7 @@ public final class LogCodecs {
         TransactionRef ref = e.getTransaction() == null ? null
                 : new TransactionRef(e.getTransaction().getTransactionId(), e.getTransaction().getPart());
         return new EntityCommand(h, e.getTableId(), TableName.of(e.getTableName()), e.getPartitionKey(), ops,
-                e.getBatch(), ref);
+                e.getBatch(), ref, e.getJob());
     }
 
     // --- transaction status (the coordinator's store) ---
@@ -289,17 +375,45 @@ public final class LogCodecs {
     static TransactionStatus transactionFromAvro(io.tablestream.schemas.avro.TransactionStatus a) {
         List<TransactionStatus.Part> parts = new ArrayList<>(a.getParts().size());
         for (TransactionPartStatus p : a.getParts()) {
-            Outcome.Failure failure = null;
-            if (p.getErrorCode() != null) {
-                ErrorCode code = ErrorCode.fromCode(p.getErrorCode());
-                failure = new Outcome.Failure(code == null ? ErrorCode.INTERNAL_ERROR : code, p.getErrorMessage(),
-                        p.getOperationIndex());
-            }
             parts.add(new TransactionStatus.Part(p.getTable(), p.getPartitionKey(), p.getOperations(),
-                    TransactionStatus.PartState.valueOf(p.getState().name()), failure, p.getReports()));
+                    TransactionStatus.PartState.valueOf(p.getState().name()),
+                    failureOrNull(p.getErrorCode(), p.getErrorMessage(), p.getOperationIndex()), p.getReports()));
         }
         return new TransactionStatus(a.getTransactionId(), a.getAccount(), EdmDateTime.ofEpochTicks(a.getAcceptedAtTicks()),
                 parts);
+    }
+
+    // --- job status (the coordinator's store) ---
+
+    static io.tablestream.schemas.avro.JobStatus jobToAvro(JobStatus j) {
+        Outcome.Failure f = j.failure();
+        List<Boolean> done = new ArrayList<>(j.partitions());
+        List<Boolean> fenced = new ArrayList<>(j.partitions());
+        boolean[] d = j.done();
+        boolean[] fe = j.fenced();
+        for (int i = 0; i < d.length; i++) {
+            done.add(d[i]);
+            fenced.add(fe[i]);
+        }
+        return new io.tablestream.schemas.avro.JobStatus(j.jobId(), j.account(), j.kind().name(), j.tableId(), j.table(),
+                j.target(),
+                j.targetTableId(), PropertyMapping.ticksOrNull(j.asOf()), j.filter(), j.principal(), j.state().name(),
+                j.entities(), j.startedAt().epochTicks(), PropertyMapping.ticksOrNull(j.finishedAt()),
+                f == null ? null : f.code().code(), f == null ? null : f.message(), done, fenced);
+    }
+
+    static JobStatus jobFromAvro(io.tablestream.schemas.avro.JobStatus a) {
+        boolean[] done = new boolean[a.getDone().size()];
+        boolean[] fenced = new boolean[a.getFenced().size()];
+        for (int i = 0; i < done.length; i++) {
+            done[i] = a.getDone().get(i);
+            fenced[i] = a.getFenced().get(i);
+        }
+        return new JobStatus(a.getJobId(), a.getAccount(), JobSpec.Kind.valueOf(a.getKind()), a.getTableId(), a.getTable(),
+                a.getTarget(), a.getTargetTableId(), PropertyMapping.dateTimeOrNull(a.getAsOfTicks()), a.getFilter(),
+                a.getPrincipal(), JobStatus.State.valueOf(a.getState()), a.getEntities(),
+                EdmDateTime.ofEpochTicks(a.getStartedAtTicks()), PropertyMapping.dateTimeOrNull(a.getFinishedAtTicks()),
+                failureOrNull(a.getErrorCode(), a.getErrorMessage(), null), done, fenced);
     }
 
     // --- outcomes ---

@@ -213,6 +213,43 @@ class LogCodecsTest {
     }
 
     @Test
+    void jobRecordsRoundTrip() {
+        EdmDateTime at = EdmDateTime.ofEpochTicks(17_000_000_000_000_000L);
+        Command restore = new io.tablestream.core.command.JobCommand(HEADER, new io.tablestream.core.command.JobSpec.Restore(
+                12L, TableName.of("Orders"), TableName.of("OrdersThen"), at));
+        Command restoreNow = new io.tablestream.core.command.JobCommand(HEADER,
+                new io.tablestream.core.command.JobSpec.Restore(12L, TableName.of("Orders"), TableName.of("Copy"), null));
+        Command delete = new io.tablestream.core.command.JobCommand(HEADER,
+                new io.tablestream.core.command.JobSpec.DeleteEntities(12L, TableName.of("Orders"), "N lt 5"));
+        Command copyStep = new io.tablestream.core.command.JobStep(HEADER, "job", 3, 7,
+                new io.tablestream.core.command.JobWork.CopyRows(12L, TableName.of("Orders"), 99L,
+                        TableName.of("OrdersThen"), at));
+        Command deleteStep = new io.tablestream.core.command.JobStep(HEADER, "job", 0, 0,
+                new io.tablestream.core.command.JobWork.DeleteRows(12L, TableName.of("Orders"), "N lt 5", at));
+        Command fence = new io.tablestream.core.command.JobStep(HEADER, "job", 2, 0, null);
+        Command report = new io.tablestream.core.command.JobReport(HEADER, "job",
+                io.tablestream.core.command.JobReport.Kind.DONE, 2, 1234, 0,
+                new Outcome.Failure(ErrorCode.TABLE_NOT_FOUND, "gone", null));
+        Command created = TableCommand.createRestored(HEADER, TableName.of("OrdersThen"), 60, 3600,
+                List.of(new io.tablestream.core.model.IndexDefinition("ByN", "N", 77L)), "job");
+        Command copies = EntityCommand.ofJob(HEADER, 99L, TableName.of("OrdersThen"), "p",
+                List.of(EntityOperation.of(EntityOperation.Type.INSERT_OR_REPLACE, "r", null, Map.of("N", EdmInt32.of(1)))),
+                "job");
+        for (Command c : List.of(restore, restoreNow, delete, copyStep, deleteStep, fence, report, created, copies)) {
+            assertThat(LogCodecs.COMMAND.decode(LogCodecs.COMMAND.encode(c))).isEqualTo(c);
+        }
+        assertThat(delete.isWrite()).isTrue();
+        assertThat(copyStep.isWrite()).isFalse();
+        assertThat(report.isWrite()).isFalse();
+
+        io.tablestream.core.command.JobStatus status = io.tablestream.core.command.JobStatus.running("job", "acct",
+                        ((io.tablestream.core.command.JobCommand) restore).spec(), "SharedKey acct key1", at, 3)
+                .withTarget(99L).counting(42).partitionDone(1).partitionFenced(2)
+                .failing(new Outcome.Failure(ErrorCode.TABLE_NOT_FOUND, "gone", null)).finishedAt(at.plusTicks(1));
+        assertThat(LogCodecs.JOB_STATUS.decode(LogCodecs.JOB_STATUS.encode(status))).isEqualTo(status);
+    }
+
+    @Test
     void tableRecordRoundTrips() {
         TableRecord active = TableRecord.active("acct", TableName.of("Orders"), 12L, EdmDateTime.ofEpochTicks(1L), null);
         TableRecord deleted = active.deleted(EdmDateTime.ofEpochTicks(2L));

@@ -39,6 +39,7 @@ class SchemaEvolutionTest {
         op.put("tableName", "Legacy");
         op.put("defaultTtlSeconds", null);
         op.put("accessPolicies", List.of());
+        op.put("indexes", List.of());
         GenericRecord command = new GenericData.Record(old);
         command.put("id", "old-1");
         command.put("account", "acct");

@@ -108,6 +108,10 @@ public final class ServerSettings {
             Housekeeping.DEFAULTS.indexBuildBatch(), "Rows or index entries one task handles per index-build round at"
                     + " most; with the interval, it sets how fast an index over existing rows is built and how long"
                     + " each round holds up the commands behind it.");
+    public static final Setting<Integer> JOB_STEP_BATCH = Setting.integer("job-step-batch",
+            Housekeeping.DEFAULTS.jobStepBatch(), "Rows (or history versions) one step of a job (a restore, a deletion"
+                    + " by filter) examines in one task at most; a step is a record of the command log, decided between"
+                    + " the partition's other commands, so this bounds how long it holds them up.");
     public static final Setting<Long> ROCKSDB_MEMORY_BYTES = Setting.longInteger("rocksdb-memory-bytes",
             StoreMemory.DEFAULT.totalBytes(), "Memory all RocksDB stores of this instance share: one block cache"
                     + " (index and filter blocks included) with the memtables charged to it. At least 16 MiB.");
@@ -199,7 +203,7 @@ public final class ServerSettings {
             ADVERTISED_ADDRESS, ACCOUNTS, EMULATOR_ACCOUNT, ANONYMOUS_ACCESS, WRITE_TIMEOUT_MS, SESSION_TIMEOUT_MS,
             QUERY_ROW_BUDGET, CHANGE_FEED_READERS, CHANGE_FEED_RECORD_BUDGET, QUERY_PAGE_BYTES, TABLE_SCAN_BUDGET,
             RESPONDER_THREADS, HTTP_THREADS, HTTP_MIN_THREADS, HTTP_RESERVED_THREADS, REGISTRY_WAIT_MS, EXPIRY_INTERVAL_MS, EXPIRY_BATCH, SWEEP_INTERVAL_MS, SWEEP_BATCH,
-            INDEX_BUILD_INTERVAL_MS, INDEX_BUILD_BATCH, ROCKSDB_MEMORY_BYTES, ROCKSDB_WRITE_BUFFER_BYTES,
+            INDEX_BUILD_INTERVAL_MS, INDEX_BUILD_BATCH, JOB_STEP_BATCH, ROCKSDB_MEMORY_BYTES, ROCKSDB_WRITE_BUFFER_BYTES,
             STANDBY_LAG_REFRESH_MS, GROUP_SESSION_TIMEOUT_MS,
             GROUP_HEARTBEAT_INTERVAL_MS, TRANSACTION_TIMEOUT_MS, STANDBY_MAX_LAG, FORWARD_TIMEOUT_MS,
             TLS_CERT_FILE, TLS_KEY_FILE, TLS_TRUST_FILE, PLAIN_HTTP_PORT, TLS_RELOAD_CHECK_MS,

@@ -235,7 +235,7 @@ public final class TablestreamServer implements AutoCloseable {
                 Duration.ofMillis(config.get(ServerSettings.EXPIRY_INTERVAL_MS)), config.get(ServerSettings.EXPIRY_BATCH),
                 Duration.ofMillis(config.get(ServerSettings.SWEEP_INTERVAL_MS)), config.get(ServerSettings.SWEEP_BATCH),
                 Duration.ofMillis(config.get(ServerSettings.INDEX_BUILD_INTERVAL_MS)),
-                config.get(ServerSettings.INDEX_BUILD_BATCH));
+                config.get(ServerSettings.INDEX_BUILD_BATCH), config.get(ServerSettings.JOB_STEP_BATCH));
         StoreMemory memory = new StoreMemory(config.get(ServerSettings.ROCKSDB_MEMORY_BYTES),
                 config.get(ServerSettings.ROCKSDB_WRITE_BUFFER_BYTES));
         return new StreamProcessorConfig(bootstrap, config.get(ServerSettings.TOPIC_PREFIX),

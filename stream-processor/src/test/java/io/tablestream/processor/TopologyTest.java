@@ -232,7 +232,7 @@ class TopologyTest {
     void answersACommandWithAValidHeaderButAnInvalidBody() {
         io.tablestream.schemas.avro.Command avro = new io.tablestream.schemas.avro.Command("bad-1", "acct", 0L, "me", null,
                 new io.tablestream.schemas.avro.TableOperation(io.tablestream.schemas.avro.TableOperationType.CREATE,
-                        "no", null, null, List.of(), null));
+                        "no", null, null, List.of(), null, List.of(), null));
         byte[] bytes = io.tablestream.schemas.AvroLogCodec.<io.tablestream.schemas.avro.Command,
                 io.tablestream.schemas.avro.Command>of(avro.getSchema(), a -> a, a -> a).encode(avro);
 

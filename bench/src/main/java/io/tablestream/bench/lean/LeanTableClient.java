@@ -244,6 +244,15 @@ public final class LeanTableClient {
                 .header("DataServiceVersion", "3.0").GET());
     }
 
+    /** A DELETE of {@code pathAndQuery} below the account (e.g. an extension's deletion by filter). */
+    public CompletableFuture<Answer> deleteRaw(String pathAndQuery) {
+        return send(HttpRequest.newBuilder(URI.create(endpoint + "/" + pathAndQuery + "&" + sas))
+                .timeout(Duration.ofSeconds(30))
+                .header("Accept", NO_METADATA)
+                .header("x-ms-version", API_VERSION)
+                .header("DataServiceVersion", "3.0").DELETE());
+    }
+
     /** A $batch of one change set on one PartitionKey. */
     public CompletableFuture<BatchAnswer> batch(String table, String partitionKey, List<BatchOperation> operations) {
         ChangeSet changeSet = changeSet(operations.stream().map(op -> new Addressed(table, partitionKey, op)).toList());

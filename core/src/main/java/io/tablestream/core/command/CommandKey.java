@@ -11,7 +11,8 @@ import java.util.Objects;
  * contain {@code /}, so the form is
  * unambiguous. Change events and store lookups use the same key. The processor's own notices: a
  * table announcement is keyed like its table's commands (and written to every partition), a
- * partition marker by its partition's number.
+ * partition marker and a job's step by its partition's number. A job and its reports are keyed by
+ * the account, as the account's settings are: one task coordinates every job of an account.
  */
 public record CommandKey(String value) {
     public CommandKey {
@@ -93,6 +94,9 @@ public record CommandKey(String value) {
         }
         if (command instanceof TransactionReport r) {
             return forTransaction(r.account(), r.transactionId());
+        }
+        if (command instanceof JobStep s) {
+            return forMarker(s.partition());
         }
         return forAccount(command.account());
     }

@@ -12,9 +12,11 @@ import java.util.Objects;
  * @param tableName the table's name as the client wrote it (for messages and the change feed)
  * @param batch whether the operations came as a change set (errors then name the failing index)
  * @param transaction the cross-partition transaction this is a part of, or null
+ * @param job the job that wrote it (a restore's copy of entities), or null: its owner answers nobody
+ *     and reports a failure to the job's coordinator
  */
 public record EntityCommand(CommandHeader header, long tableId, TableName tableName, String partitionKey,
-                            List<EntityOperation> operations, boolean batch, TransactionRef transaction)
+                            List<EntityOperation> operations, boolean batch, TransactionRef transaction, String job)
         implements Command {
     public EntityCommand {
         Objects.requireNonNull(header, "header");
@@ -25,14 +27,20 @@ public record EntityCommand(CommandHeader header, long tableId, TableName tableN
 
     public EntityCommand(CommandHeader header, long tableId, TableName tableName, String partitionKey,
                          List<EntityOperation> operations, boolean batch) {
-        this(header, tableId, tableName, partitionKey, operations, batch, null);
+        this(header, tableId, tableName, partitionKey, operations, batch, null, null);
     }
 
     /** A change set that is part {@code part} of the cross-partition transaction {@code transactionId}. */
     public static EntityCommand part(CommandHeader header, long tableId, TableName tableName, String partitionKey,
                                      List<EntityOperation> operations, String transactionId, int part) {
         return new EntityCommand(header, tableId, tableName, partitionKey, operations, true,
-                new TransactionRef(transactionId, part));
+                new TransactionRef(transactionId, part), null);
+    }
+
+    /** A change set written by job {@code jobId} (a restore's copies of entities). */
+    public static EntityCommand ofJob(CommandHeader header, long tableId, TableName tableName, String partitionKey,
+                                      List<EntityOperation> operations, String jobId) {
+        return new EntityCommand(header, tableId, tableName, partitionKey, operations, true, null, jobId);
     }
 
     public static EntityCommand single(CommandHeader header, long tableId, TableName tableName, String partitionKey,

@@ -17,9 +17,14 @@ import java.util.Objects;
  *     (null: no history)
  * @param index for CREATE_INDEX the index to create, for DROP_INDEX the one to drop (by name); null
  *     for the other operations
+ * @param indexes for CREATE, the secondary indexes the table starts with, with their ids (a restore's
+ *     target takes its source's); empty for the other operations
+ * @param job for CREATE, the restore job whose target the table is (its coordinator hears whether it
+ *     was created), or null
  */
 public record TableCommand(CommandHeader header, Operation operation, TableName tableName, Integer defaultTtlSeconds,
-                           List<AccessPolicy> accessPolicies, Integer historyRetentionSeconds, IndexDefinition index)
+                           List<AccessPolicy> accessPolicies, Integer historyRetentionSeconds, IndexDefinition index,
+                           List<IndexDefinition> indexes, String job)
         implements Command {
 
     public enum Operation {
@@ -40,9 +45,19 @@ public record TableCommand(CommandHeader header, Operation operation, TableName 
         Objects.requireNonNull(operation, "operation");
         Objects.requireNonNull(tableName, "tableName");
         accessPolicies = List.copyOf(accessPolicies);
+        indexes = List.copyOf(indexes);
         if ((operation == Operation.CREATE_INDEX || operation == Operation.DROP_INDEX) != (index != null)) {
             throw new IllegalArgumentException("an index operation, and only one, names an index");
         }
+        if (operation != Operation.CREATE && (!indexes.isEmpty() || job != null)) {
+            throw new IllegalArgumentException("only a create starts with indexes or belongs to a job");
+        }
+    }
+
+    public TableCommand(CommandHeader header, Operation operation, TableName tableName, Integer defaultTtlSeconds,
+                        List<AccessPolicy> accessPolicies, Integer historyRetentionSeconds, IndexDefinition index) {
+        this(header, operation, tableName, defaultTtlSeconds, accessPolicies, historyRetentionSeconds, index,
+                List.of(), null);
     }
 
     public TableCommand(CommandHeader header, Operation operation, TableName tableName, Integer defaultTtlSeconds,
@@ -57,6 +72,18 @@ public record TableCommand(CommandHeader header, Operation operation, TableName 
     public static TableCommand create(CommandHeader header, TableName name, Integer defaultTtlSeconds,
                                       Integer historyRetentionSeconds) {
         return new TableCommand(header, Operation.CREATE, name, defaultTtlSeconds, List.of(), historyRetentionSeconds, null);
+    }
+
+    /**
+     * Create the target of restore job {@code jobId}: with the source's default TTL, history
+     * retention and secondary indexes (ids kept: they are unique within the new table, whose own
+     * later indexes get ids of later positions of the log).
+     */
+    public static TableCommand createRestored(CommandHeader header, TableName name, Integer defaultTtlSeconds,
+                                              Integer historyRetentionSeconds, List<IndexDefinition> indexes,
+                                              String jobId) {
+        return new TableCommand(header, Operation.CREATE, name, defaultTtlSeconds, List.of(), historyRetentionSeconds,
+                null, indexes, jobId);
     }
 
     public static TableCommand delete(CommandHeader header, TableName name) {

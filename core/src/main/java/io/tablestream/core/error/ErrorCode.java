@@ -122,7 +122,7 @@ public enum ErrorCode {
             "The X-HTTP-Method header is only allowed on POST requests."),
     COMMANDS_IN_BATCH_ACT_ON_DIFFERENT_PARTITIONS("CommandsInBatchActOnDifferentPartitions", 400,
             "All operations of a change set must share one PartitionKey."),
-    // --- extensions (not Azure's): secondary indexes and cross-partition transactions ---
+    // --- extensions (not Azure's): secondary indexes, cross-partition transactions, jobs ---
     INDEX_ALREADY_EXISTS("IndexAlreadyExists", 409,
             "The table already has an index of that name."),
     INDEX_NOT_FOUND("IndexNotFound", 404,
@@ -130,7 +130,9 @@ public enum ErrorCode {
     TOO_MANY_INDEXES("TooManyIndexes", 400,
             "A table has at most 8 secondary indexes."),
     TRANSACTION_NOT_FOUND("TransactionNotFound", 404,
-            "No transaction with that id is known.");
+            "No transaction with that id is known."),
+    JOB_NOT_FOUND("JobNotFound", 404,
+            "No job with that id is known (finished jobs are kept a while, then forgotten).");
 
     private final String code;
     private final int httpStatus;

@@ -92,6 +92,8 @@ public final class ODataJsonReader {
     static final String ODATA_TYPE_SUFFIX = "@odata.type";
     static final String ODATA_PREFIX = "odata.";
     static final String TABLE_NAME = "TableName";
+    /** The point in time of a restore request (an extension). */
+    static final String AS_OF = "AsOf";
     static final String TTL_IN_SECONDS = "TTLInSeconds";
     static final String HISTORY_RETENTION_IN_SECONDS = "HistoryRetentionInSeconds";
     /** Members of one object, annotations and control information included. */
@@ -143,6 +145,30 @@ public final class ODataJsonReader {
         } catch (IOException e) {
             throw translate(e);
         }
+    }
+
+    /** A restore request's body ({@code {"TableName":..,"AsOf":..}}, both JSON strings; others are ignored). */
+    public static RestoreTableBody readRestore(byte[] body) {
+        try (JsonParser parser = JsonSupport.FACTORY.createParser(body)) {
+            return readWhole(parser, ODataJsonReader::readRestoreObject);
+        } catch (IOException e) {
+            throw translate(e);
+        }
+    }
+
+    private static RestoreTableBody readRestoreObject(JsonParser parser) throws IOException {
+        String[] tableName = new String[1];
+        String[] asOf = new String[1];
+        readMembers(parser, (name, value) -> {
+            if (name.equals(TABLE_NAME)) {
+                tableName[0] = string(parser, value, name);
+            } else if (name.equals(AS_OF)) {
+                asOf[0] = string(parser, value, name);
+            } else {
+                parser.skipChildren();
+            }
+        });
+        return new RestoreTableBody(tableName[0], asOf[0]);
     }
 
     private interface ObjectReader<T> {
@@ -200,9 +226,30 @@ public final class ODataJsonReader {
     }
 
     private static CreateTableBody readCreateTableObject(JsonParser parser) throws IOException {
-        String tableName = null;
-        OptionalInt ttl = OptionalInt.empty();
-        OptionalInt history = OptionalInt.empty();
+        String[] tableName = new String[1];
+        OptionalInt[] ttl = {OptionalInt.empty()};
+        OptionalInt[] history = {OptionalInt.empty()};
+        readMembers(parser, (name, value) -> {
+            if (name.equals(TABLE_NAME)) {
+                tableName[0] = string(parser, value, name);
+            } else if (name.equals(TTL_IN_SECONDS)) {
+                ttl[0] = int32(parser, value, TTL_IN_SECONDS);
+            } else if (name.equals(HISTORY_RETENTION_IN_SECONDS)) {
+                history[0] = int32(parser, value, HISTORY_RETENTION_IN_SECONDS);
+            } else {
+                parser.skipChildren();
+            }
+        });
+        return new CreateTableBody(tableName[0], ttl[0], history[0]);
+    }
+
+    /** A member of a small request object, read as it comes. */
+    private interface MemberReader {
+        void read(String name, JsonToken value) throws IOException;
+    }
+
+    /** Reads an object's members (after its start) to its end: each name at most once, at most {@value #MAX_MEMBERS}. */
+    private static void readMembers(JsonParser parser, MemberReader reader) throws IOException {
         Set<String> seen = new HashSet<>();
         JsonToken token;
         while ((token = parser.nextToken()) == JsonToken.FIELD_NAME) {
@@ -214,24 +261,22 @@ public final class ODataJsonReader {
             if (seen.size() > MAX_MEMBERS) {
                 throw tooManyMembers();
             }
-            if (name.equals(TABLE_NAME)) {
-                if (value == JsonToken.VALUE_STRING) {
-                    tableName = parser.getText();
-                } else if (value != JsonToken.VALUE_NULL) {
-                    throw TableServiceException.of(ErrorCode.INVALID_INPUT, "TableName must be a JSON string.");
-                }
-            } else if (name.equals(TTL_IN_SECONDS)) {
-                ttl = int32(parser, value, TTL_IN_SECONDS);
-            } else if (name.equals(HISTORY_RETENTION_IN_SECONDS)) {
-                history = int32(parser, value, HISTORY_RETENTION_IN_SECONDS);
-            } else {
-                parser.skipChildren();
-            }
+            reader.read(name, value);
         }
         if (token != JsonToken.END_OBJECT) {
             throw TableServiceException.of(ErrorCode.INVALID_INPUT, "The request body is incomplete.");
         }
-        return new CreateTableBody(tableName, ttl, history);
+    }
+
+    /** An optional string member: a JSON string, or null (absent). */
+    private static String string(JsonParser parser, JsonToken value, String name) throws IOException {
+        if (value == JsonToken.VALUE_STRING) {
+            return parser.getText();
+        }
+        if (value != JsonToken.VALUE_NULL) {
+            throw TableServiceException.of(ErrorCode.INVALID_INPUT, name + " must be a JSON string.");
+        }
+        return null;
     }
 
     /** An optional Edm.Int32 member of the Create Table body: a JSON integer, or null (absent). */

@@ -3,12 +3,15 @@ package io.tablestream.core.rules;
 import io.tablestream.core.command.BulkCommand;
 import io.tablestream.core.command.EntityCommand;
 import io.tablestream.core.command.EntityOperation;
+import io.tablestream.core.command.JobCommand;
+import io.tablestream.core.command.JobSpec;
 import io.tablestream.core.command.PartitionDeletion;
 import io.tablestream.core.command.TableCommand;
 import io.tablestream.core.error.ErrorCode;
 import io.tablestream.core.error.TableServiceException;
 import io.tablestream.core.model.AccessPolicy;
 import io.tablestream.core.model.Entity;
+import io.tablestream.core.model.IndexDefinition;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -100,6 +103,21 @@ public final class CommandRules {
         }
     }
 
+    /** The indexes a table is created with: each valid, distinct names and ids, at most {@value Limits#MAX_INDEXES}. */
+    private static void validateStartingIndexes(List<IndexDefinition> indexes) {
+        if (indexes.size() > Limits.MAX_INDEXES) {
+            throw TableServiceException.of(ErrorCode.TOO_MANY_INDEXES);
+        }
+        Set<String> names = new HashSet<>();
+        Set<Long> ids = new HashSet<>();
+        for (IndexDefinition i : indexes) {
+            IndexRules.requested(i.name(), i.property());
+            if (!names.add(i.name().toLowerCase(java.util.Locale.ROOT)) || !ids.add(i.indexId())) {
+                throw TableServiceException.of(ErrorCode.INVALID_INPUT, "A table's indexes have distinct names and ids.");
+            }
+        }
+    }
+
     /** A partition deletion: a valid table id and PartitionKey. */
     public static void validate(PartitionDeletion command) {
         if (command.tableId() < 0) {
@@ -108,9 +126,31 @@ public final class CommandRules {
         Keys.validatePartitionKey(command.partitionKey());
     }
 
+    /**
+     * A job: a valid table id; a deletion's {@code $filter} not empty (Delete Table deletes
+     * everything; whether it is well-formed, {@code Filter.parse} says); a restore's target other than
+     * its source.
+     */
+    public static void validate(JobCommand command) {
+        JobSpec spec = command.spec();
+        if (spec.tableId() < 0) {
+            throw TableServiceException.of(ErrorCode.INVALID_INPUT, "The table id must not be negative.");
+        }
+        if (spec instanceof JobSpec.DeleteEntities d) {
+            if (d.filter().isBlank()) {
+                throw TableServiceException.of(ErrorCode.INVALID_INPUT,
+                        "A deletion of entities needs a $filter; Delete Table deletes a whole table.");
+            }
+        } else if (spec instanceof JobSpec.Restore r && r.target().sameTableAs(r.table())) {
+            throw TableServiceException.of(ErrorCode.TABLE_ALREADY_EXISTS,
+                    "A table is restored into a new table, not into itself.");
+        }
+    }
+
     public static void validate(TableCommand command) {
         TimeToLive.validateTableDefault(command.defaultTtlSeconds());
         History.validateRetention(command.historyRetentionSeconds());
+        validateStartingIndexes(command.indexes());
         List<AccessPolicy> policies = command.accessPolicies();
         if (command.operation() == TableCommand.Operation.CREATE_INDEX) {
             IndexRules.requested(command.index().name(), command.index().property());

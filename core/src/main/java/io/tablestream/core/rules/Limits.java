@@ -26,6 +26,8 @@ public final class Limits {
     public static final int MAX_BULK_BODY_BYTES = 16 * 1024 * 1024;
     /** Entities in one page of a query. */
     public static final int MAX_PAGE_SIZE = 1000;
+    /** Secondary indexes of one table (an extension: each costs every write of the table a store write more). */
+    public static final int MAX_INDEXES = 8;
     /** Comparisons in one {@code $filter}. */
     public static final int MAX_FILTER_COMPARISONS = 15;
 

@@ -1,7 +1,9 @@
 package io.tablestream.ingest.http;
 
+import io.tablestream.core.command.Outcome;
 import io.tablestream.core.error.ErrorCode;
 import io.tablestream.core.error.TableServiceException;
+import io.tablestream.core.model.TableName;
 import io.tablestream.core.registry.TableRegistry;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -22,6 +24,12 @@ final class RegistryWait {
     RegistryWait(TableRegistry registry, Duration timeout) {
         this.registry = registry;
         this.timeout = timeout;
+    }
+
+    /** Completes with {@code outcome} once the view shows the table {@code outcome} created under {@code name}. */
+    CompletableFuture<Outcome> tableCreated(String account, TableName name, Outcome outcome) {
+        long id = outcome.table().tableId();
+        return until(() -> registry.byName(account, name).map(t -> t.tableId() == id).orElse(false), outcome);
     }
 
     /** Completes with {@code value} once {@code visible} holds for the view; fails with ServerBusy past the timeout. */

@@ -75,7 +75,7 @@ final class TableWriteHandlers {
         TableCommand command = TableCommand.create(
                 submitter.header(request.account(), request.caller().principal(), true), name, ttl, history);
         http.future(() -> submitter.submit(command)
-                .thenCompose(outcome -> visible(request.account(), name, outcome))
+                .thenCompose(outcome -> registryWait.tableCreated(request.account(), name, outcome))
                 .thenAcceptAsync(outcome -> {
                     ResponseHeaders.odata(http, request, content ? level.contentType() : null);
                     http.header(Headers.SESSION_TOKEN, SessionToken.of(outcome.partition(), outcome.offset()).toString());
@@ -203,12 +203,6 @@ final class TableWriteHandlers {
             throw TableServiceException.of(ErrorCode.TABLE_NOT_FOUND, "The table specified does not exist.");
         }
         return TableName.of(raw);
-    }
-
-    private CompletableFuture<Outcome> visible(String account, TableName name, Outcome outcome) {
-        long id = outcome.table().tableId();
-        return registryWait.until(() -> registry.byName(account, name).map(t -> t.tableId() == id).orElse(false),
-                outcome);
     }
 
     private CompletableFuture<Outcome> gone(String account, TableName name, Outcome outcome) {

@@ -35,6 +35,7 @@ public final class WriteHandlers {
         EntityWriteHandlers entityWrites = new EntityWriteHandlers(submitter, planner, responders);
         BatchWriteHandler batch = new BatchWriteHandler(submitter, planner, clock, responders);
         BulkWriteHandler bulk = new BulkWriteHandler(submitter, planner, responders);
+        JobWriteHandlers jobs = new JobWriteHandlers(submitter, registry, registryWait, responders);
         Map<Operation, OperationHandler> handlers = new EnumMap<>(Operation.class);
         handlers.put(Operation.CREATE_TABLE, tableWrites::create);
         handlers.put(Operation.DELETE_TABLE, tableWrites::delete);
@@ -50,6 +51,8 @@ public final class WriteHandlers {
         handlers.put(Operation.BATCH, batch::handle);
         handlers.put(Operation.SUBMIT_TRANSACTION, batch::submitTransaction);
         handlers.put(Operation.BULK_WRITE, bulk::handle);
+        handlers.put(Operation.RESTORE_TABLE, jobs::restore);
+        handlers.put(Operation.DELETE_ENTITIES, jobs::deleteEntities);
         return handlers;
     }
 }

@@ -1,5 +1,6 @@
 package io.tablestream.protocol.auth;
 
+import io.tablestream.core.filter.KeyRange;
 import io.tablestream.core.model.TableName;
 import io.tablestream.protocol.request.Operation;
 import java.util.Objects;
@@ -15,8 +16,10 @@ import java.util.Objects;
  * @param table the table, {@code null} for account-level operations
  * @param partitionKey the PartitionKey of a single-entity operation or of a partition's deletion, else {@code null}
  * @param rowKey the RowKey of a single-entity operation, else {@code null}
+ * @param keys the keys an operation on many entities may touch (a deletion by filter: those its filter
+ *     may match), else {@code null}
  */
-public record Access(Operation operation, TableName table, String partitionKey, String rowKey) {
+public record Access(Operation operation, TableName table, String partitionKey, String rowKey, KeyRange keys) {
 
     /** The operations of the Table service, grouped as SAS permissions see them. */
     public Access {
@@ -35,6 +38,18 @@ public record Access(Operation operation, TableName table, String partitionKey, 
         } else if (partitionKey != null || rowKey != null) {
             throw new IllegalArgumentException(operation + " does not address one entity");
         }
+        if ((operation == Operation.DELETE_ENTITIES) != (keys != null)) {
+            throw new IllegalArgumentException("a deletion by filter, and only one, names the keys it may touch");
+        }
+    }
+
+    public Access(Operation operation, TableName table, String partitionKey, String rowKey) {
+        this(operation, table, partitionKey, rowKey, null);
+    }
+
+    /** A deletion by filter of {@code table}, of the entities of {@code keys} (a superset of the filter's matches). */
+    public static Access deleteEntities(TableName table, KeyRange keys) {
+        return new Access(Operation.DELETE_ENTITIES, table, null, null, keys);
     }
 
     /** Any operation of the protocol, as the HTTP pipeline resolved it. */

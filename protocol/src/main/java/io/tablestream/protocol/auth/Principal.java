@@ -136,8 +136,9 @@ public final class Principal {
                 case INSERT_ENTITY, BULK_WRITE -> "a";
                 case UPDATE_ENTITY, MERGE_ENTITY -> "u";
                 case INSERT_OR_REPLACE_ENTITY, INSERT_OR_MERGE_ENTITY -> "au";
-                case DELETE_ENTITY, DELETE_PARTITION -> "d";
-                case BATCH, SUBMIT_TRANSACTION, PREFLIGHT -> "";
+                case DELETE_ENTITY, DELETE_PARTITION, DELETE_ENTITIES -> "d";
+                // a job's status, read by a SAS for the job's table
+                case BATCH, SUBMIT_TRANSACTION, PREFLIGHT, GET_JOB -> "";
                 default -> null;
             };
             if (needed == null) {
@@ -156,6 +157,10 @@ public final class Principal {
             if (access.operation() == Operation.DELETE_PARTITION && !range.containsPartition(access.partitionKey())) {
                 throw TableServiceException.of(ErrorCode.AUTHORIZATION_FAILURE,
                         "The partition is not wholly inside the range the shared access signature allows.");
+            }
+            if (access.operation() == Operation.DELETE_ENTITIES && !range.covers(access.keys())) {
+                throw TableServiceException.of(ErrorCode.AUTHORIZATION_FAILURE, "The filter may match entities outside"
+                        + " the range the shared access signature allows: bound its PartitionKey (and RowKey) inside it.");
             }
         }
     }
@@ -181,14 +186,14 @@ public final class Principal {
             }
             switch (op) {
                 case GET_SERVICE_PROPERTIES, GET_SERVICE_STATS, QUERY_ENTITIES, COUNT_ENTITIES, READ_CHANGES, GET_ENTITY,
-                     GET_ENTITY_HISTORY, LIST_INDEXES, GET_TRANSACTION ->
+                     GET_ENTITY_HISTORY, LIST_INDEXES, GET_TRANSACTION, GET_JOB, LIST_JOBS ->
                         requireAll(permissions, "r", access);
                 case CREATE_INDEX -> requireAll(permissions, "w", access);
                 case DROP_INDEX -> requireAll(permissions, "d", access);
                 case SET_SERVICE_PROPERTIES -> requireAll(permissions, "w", access);
                 case QUERY_TABLES -> requireAll(permissions, "l", access);
                 case CREATE_TABLE -> requireAny(permissions, "cw", access);
-                case DELETE_TABLE, DELETE_ENTITY, DELETE_PARTITION -> requireAll(permissions, "d", access);
+                case DELETE_TABLE, DELETE_ENTITY, DELETE_PARTITION, DELETE_ENTITIES -> requireAll(permissions, "d", access);
                 case INSERT_ENTITY, BULK_WRITE -> requireAll(permissions, "a", access);
                 case UPDATE_ENTITY, MERGE_ENTITY -> requireAll(permissions, "u", access);
                 case INSERT_OR_REPLACE_ENTITY, INSERT_OR_MERGE_ENTITY -> requireAll(permissions, "au", access);

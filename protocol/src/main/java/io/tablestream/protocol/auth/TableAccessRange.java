@@ -63,6 +63,44 @@ public record TableAccessRange(String startPartitionKey, String startRowKey, Str
         return true;
     }
 
+    /**
+     * Whether every key of {@code keys} lies in the range (a deletion by filter may touch any of
+     * them). A PartitionKey at a bound with a RowKey bound is covered only when {@code keys} holds one
+     * PartitionKey, with a RowKey range inside the bound.
+     */
+    public boolean covers(KeyRange keys) {
+        if (isAll() || keys.kind() == KeyRange.Kind.EMPTY) {
+            return true;
+        }
+        StringRange pks = keys.partitionKeys();
+        StringRange rks = keys.rowKeys();
+        if (startPartitionKey != null) {
+            if (pks.lower() == null) {
+                return false;
+            }
+            int c = pks.lower().compareTo(startPartitionKey);
+            if (c < 0) {
+                return false;
+            }
+            if (c == 0 && pks.lowerInclusive() && startRowKey != null && !startRowKey.isEmpty()
+                    && (!pks.isPoint() || rks.lower() == null || rks.lower().compareTo(startRowKey) < 0)) {
+                return false;
+            }
+        }
+        if (endPartitionKey != null) {
+            if (pks.upper() == null) {
+                return false;
+            }
+            int c = pks.upper().compareTo(endPartitionKey);
+            if (c > 0) {
+                return false;
+            }
+            return c != 0 || !pks.upperInclusive() || endRowKey == null
+                    || pks.isPoint() && rks.upper() != null && rks.upper().compareTo(endRowKey) <= 0;
+        }
+        return true;
+    }
+
     /** Whether some entity of the PartitionKey may lie in the range. */
     public boolean touchesPartition(String partitionKey) {
         return (startPartitionKey == null || partitionKey.compareTo(startPartitionKey) >= 0)

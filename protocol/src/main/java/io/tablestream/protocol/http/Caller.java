@@ -20,6 +20,14 @@ public interface Caller {
     void authorize(Operation operation, String table, String partitionKey, String rowKey);
 
     /**
+     * Throws the service's 403 when the caller may not perform {@code operation}, an operation on
+     * many entities of {@code table} (a deletion by filter), on every entity of {@code keys}.
+     */
+    default void authorize(Operation operation, String table, KeyRange keys) {
+        authorize(operation, table, null, null);
+    }
+
+    /**
      * A range covering the keys the caller may read in {@code table}: {@link KeyRange#ALL} unless a
      * SAS restricts them. It may cover more than the SAS allows; {@link #mayRead} decides per entity.
      */

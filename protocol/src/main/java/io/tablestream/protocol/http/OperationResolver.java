@@ -108,6 +108,24 @@ public final class OperationResolver {
             }
             throw verb(method);
         }
+        if (resource instanceof ResourcePath.TableRestore) {
+            if (effective.equals("POST")) {
+                return Operation.RESTORE_TABLE;
+            }
+            throw verb(method);
+        }
+        if (resource instanceof ResourcePath.JobCollection) {
+            if (effective.equals("GET")) {
+                return Operation.LIST_JOBS;
+            }
+            throw verb(method);
+        }
+        if (resource instanceof ResourcePath.JobItem) {
+            if (effective.equals("GET")) {
+                return Operation.GET_JOB;
+            }
+            throw verb(method);
+        }
         if (resource instanceof ResourcePath.EntityCollection) {
             if ("acl".equals(comp)) {
                 return switch (effective) {
@@ -131,6 +149,7 @@ public final class OperationResolver {
             return switch (effective) {
                 case "GET" -> Operation.QUERY_ENTITIES;
                 case "POST" -> Operation.INSERT_ENTITY;
+                case "DELETE" -> Operation.DELETE_ENTITIES; // an extension: its $filter is required
                 default -> throw verb(method);
             };
         }

@@ -92,6 +92,11 @@ public final class SignedCallerAuthenticator implements Authenticator {
         }
 
         @Override
+        public void authorize(Operation operation, String table, KeyRange keys) {
+            principal.authorize(new Access(operation, TableName.of(table), null, null, keys));
+        }
+
+        @Override
         public KeyRange readableKeys(String table) {
             return principal.keyRange();
         }

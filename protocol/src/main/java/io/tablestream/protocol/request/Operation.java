@@ -44,6 +44,21 @@ public enum Operation {
     SUBMIT_TRANSACTION(Body.JSON),
     /** An extension: {@code GET /$transactions('id')}, a cross-partition transaction's status. */
     GET_TRANSACTION(Body.JSON),
+    /**
+     * An extension: {@code POST <table>()/$restore} with {@code {"TableName":..,"AsOf":..}}, a new table
+     * holding the entities the table held at a time (a job; authorized as Create Table and a Query
+     * Entities of the whole table).
+     */
+    RESTORE_TABLE(Body.JSON),
+    /**
+     * An extension: {@code DELETE <table>()?$filter=..}, every entity that matched (a job; authorized as
+     * a delete of every entity the filter may match).
+     */
+    DELETE_ENTITIES(Body.JSON),
+    /** An extension: {@code GET /$jobs/<id>}, a job's status. */
+    GET_JOB(Body.JSON),
+    /** An extension: {@code GET /$jobs}, the account's recent jobs. */
+    LIST_JOBS(Body.JSON),
     /** Answered without a body; refused with the storage {@code <Error>} XML, as a preflight carries no OData format. */
     PREFLIGHT(Body.XML);
 
@@ -64,7 +79,7 @@ public enum Operation {
     public boolean takesJsonBody() {
         return switch (this) {
             case CREATE_TABLE, INSERT_ENTITY, UPDATE_ENTITY, MERGE_ENTITY, INSERT_OR_REPLACE_ENTITY,
-                 INSERT_OR_MERGE_ENTITY, CREATE_INDEX -> true;
+                 INSERT_OR_MERGE_ENTITY, CREATE_INDEX, RESTORE_TABLE -> true;
             default -> false;
         };
     }
@@ -82,7 +97,7 @@ public enum Operation {
     public boolean addressesTable() {
         return switch (this) {
             case CREATE_TABLE, DELETE_TABLE, QUERY_ENTITIES, COUNT_ENTITIES, READ_CHANGES, GET_TABLE_ACL, SET_TABLE_ACL,
-                 LIST_INDEXES, CREATE_INDEX, DROP_INDEX, DELETE_PARTITION, BULK_WRITE -> true;
+                 LIST_INDEXES, CREATE_INDEX, DROP_INDEX, DELETE_PARTITION, BULK_WRITE, RESTORE_TABLE, DELETE_ENTITIES -> true;
             default -> addressesOneEntity();
         };
     }
@@ -92,7 +107,7 @@ public enum Operation {
         return switch (this) {
             case CREATE_TABLE, DELETE_TABLE, INSERT_ENTITY, UPDATE_ENTITY, MERGE_ENTITY, INSERT_OR_REPLACE_ENTITY,
                  INSERT_OR_MERGE_ENTITY, DELETE_ENTITY, DELETE_PARTITION, BATCH, SET_TABLE_ACL, SET_SERVICE_PROPERTIES, CREATE_INDEX,
-                 DROP_INDEX, SUBMIT_TRANSACTION, BULK_WRITE -> true;
+                 DROP_INDEX, SUBMIT_TRANSACTION, BULK_WRITE, RESTORE_TABLE, DELETE_ENTITIES -> true;
             default -> false;
         };
     }

@@ -45,6 +45,23 @@ public sealed interface ResourcePath {
     record TransactionItem(String transactionId) implements ResourcePath {
     }
 
+    /** {@code $jobs} (an extension): the account's recent jobs. */
+    record JobCollection() implements ResourcePath {
+    }
+
+    /** {@code $jobs/<id>} (an extension): one job's status. */
+    record JobItem(String jobId) implements ResourcePath {
+    }
+
+    /**
+     * {@code name()/$restore} or {@code name/$restore}: where a table is restored into a new one (a
+     * Tablestream extension).
+     */
+    record TableRestore(String table) implements ResourcePath {
+        /** The path segment after the table. */
+        public static final String SEGMENT = "$restore";
+    }
+
     /** {@code name} or {@code name()}: a table's entities (query, insert, ACL). */
     record EntityCollection(String table) implements ResourcePath {
     }
@@ -170,13 +187,21 @@ public sealed interface ResourcePath {
 
     /** The extension's collection of cross-partition transactions (no table name starts with '$'). */
     static final String TRANSACTIONS = "$transactions";
+    /** The extension's collection of jobs (no table name starts with '$'). */
+    static final String JOBS = "$jobs";
 
     /**
-     * A segment below a resource: {@code $count}, {@code $changes} or {@code $bulk} below a table's
-     * entities, {@code $history} below an entity.
+     * A segment below a resource: {@code $count}, {@code $changes}, {@code $bulk} or {@code $restore}
+     * below a table's entities, {@code $history} below an entity, a job's id below {@code $jobs}.
      */
     private static ResourcePath parseBelow(String resource, String rawSegment) {
         String segment = decode(rawSegment);
+        if (resource.equals(JOBS)) {
+            if (segment.isEmpty() || rawSegment.indexOf('/') >= 0) {
+                throw invalid("A job is addressed as $jobs/<id>.");
+            }
+            return new JobItem(segment);
+        }
         if (segment.equals(EntityPartition.SEGMENT)) {
             return parsePartition(resource);
         }
@@ -189,6 +214,9 @@ public sealed interface ResourcePath {
         }
         if (segment.equals(EntityBulk.SEGMENT) && above instanceof EntityCollection table) {
             return new EntityBulk(table.table());
+        }
+        if (segment.equals(TableRestore.SEGMENT) && above instanceof EntityCollection table) {
+            return new TableRestore(table.table());
         }
         if (segment.equals(EntityHistory.SEGMENT) && above instanceof EntityItem entity) {
             return new EntityHistory(entity.table(), entity.partitionKey(), entity.rowKey());
@@ -219,6 +247,9 @@ public sealed interface ResourcePath {
         }
         if (rest.equals("$batch")) {
             return new Batch();
+        }
+        if (rest.equals(JOBS)) {
+            return new JobCollection();
         }
         int paren = rest.indexOf('(');
         String name = paren < 0 ? rest : rest.substring(0, paren);

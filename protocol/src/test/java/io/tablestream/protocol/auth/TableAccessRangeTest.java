@@ -82,6 +82,59 @@ class TableAccessRangeTest {
         }
     }
 
+    /**
+     * A range covers a filter's key range only when every key the key range holds lies in it
+     * (checked against the per-entity rule over a small alphabet of keys), and does cover the plain
+     * cases: one whole PartitionKey inside, everything for no bounds.
+     */
+    @Test
+    void coversAKeyRangeOnlyWhenEveryKeyOfItIsInside() {
+        Random random = new Random(11);
+        List<String> alphabet = List.of("", "a", "b", "c", "ba", "bb", "Z", "é");
+        List<String> keys = List.of("", "a", "b", "c", "ba", "bb", "Z", "é", "\uFFFF\uFFFF");
+        for (int i = 0; i < 3000; i++) {
+            String spk = pick(random, alphabet);
+            String epk = pick(random, alphabet);
+            TableAccessRange range = new TableAccessRange(spk, spk == null ? null : pick(random, alphabet), epk,
+                    epk == null ? null : pick(random, alphabet));
+            KeyRange filter = randomKeyRange(random, alphabet);
+            boolean every = true;
+            for (String pk : keys) {
+                for (String rk : keys) {
+                    if (filter.contains(pk, rk) && !range.contains(pk, rk)) {
+                        every = false;
+                    }
+                }
+            }
+            if (range.covers(filter)) {
+                assertThat(every).as("%s covers %s", range, filter).isTrue();
+            }
+        }
+        assertThat(new TableAccessRange("b", null, "b", null).covers(KeyRange.partition("b",
+                io.tablestream.core.filter.StringRange.ALL))).isTrue();
+        assertThat(new TableAccessRange("b", null, "b", null).covers(KeyRange.ALL)).isFalse();
+        assertThat(TableAccessRange.ALL.covers(KeyRange.ALL)).isTrue();
+        assertThat(new TableAccessRange("b", "r5", "c", null).covers(KeyRange.partition("b",
+                io.tablestream.core.filter.StringRange.atLeast("r6")))).isTrue();
+        assertThat(new TableAccessRange("b", "r5", "c", null).covers(KeyRange.partition("b",
+                io.tablestream.core.filter.StringRange.ALL))).isFalse();
+        assertThat(new TableAccessRange("a", null, "c", "r5").covers(new KeyRange(
+                io.tablestream.core.filter.StringRange.atLeast("b"), io.tablestream.core.filter.StringRange.ALL)))
+                .isFalse();
+    }
+
+    private static KeyRange randomKeyRange(Random random, List<String> alphabet) {
+        String lo = pick(random, alphabet);
+        String hi = pick(random, alphabet);
+        if (random.nextInt(3) == 0) {
+            String pk = alphabet.get(random.nextInt(alphabet.size()));
+            return KeyRange.partition(pk, new io.tablestream.core.filter.StringRange(lo, random.nextBoolean(), hi,
+                    random.nextBoolean()));
+        }
+        return new KeyRange(new io.tablestream.core.filter.StringRange(lo, random.nextBoolean(), hi, random.nextBoolean()),
+                io.tablestream.core.filter.StringRange.ALL);
+    }
+
     @Test
     void isAllWithoutBounds() {
         assertThat(TableAccessRange.ALL.isAll()).isTrue();

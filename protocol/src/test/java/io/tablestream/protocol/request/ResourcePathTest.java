@@ -38,6 +38,11 @@ class ResourcePathTest {
             "/acct/orders(PartitionKey='p')/$partition|acct|EntityPartition[table=orders, partitionKey=p]",
             "/acct/orders(PartitionKey='it''s')/%24partition|acct|EntityPartition[table=orders, partitionKey=it's]",
             "/acct/orders( PartitionKey = '' )/$partition/|acct|EntityPartition[table=orders, partitionKey=]",
+            "/acct/orders()/$restore|acct|TableRestore[table=orders]",
+            "/acct/orders/%24restore|acct|TableRestore[table=orders]",
+            "/acct/$jobs|acct|JobCollection[]",
+            "/acct/$jobs/|acct|JobCollection[]",
+            "/acct/$jobs/3c1f7a2e-0000-4000-8000-000000000001|acct|JobItem[jobId=3c1f7a2e-0000-4000-8000-000000000001]",
     })
     void parsesWhatAPathAddresses(String path, String account, String resource) {
         ResourcePath.Target target = ResourcePath.parse(path);
@@ -101,6 +106,9 @@ class ResourcePathTest {
             "/acct/Tables(PartitionKey='p')/$partition",
             "/acct/$batch/$partition",
             "/acct/orders(PartitionKey='p')x/$partition",
+            "/acct/$jobs/a/b",
+            "/acct/Tables/$restore",
+            "/acct/orders(PartitionKey='p',RowKey='r')/$restore",
     })
     void rejectsPathsThatAddressNothing(String path) {
         assertThatThrownBy(() -> ResourcePath.parse(path))

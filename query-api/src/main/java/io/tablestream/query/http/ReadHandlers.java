@@ -2,6 +2,7 @@ package io.tablestream.query.http;
 
 import io.javalin.http.Context;
 import io.tablestream.core.command.CommandKey;
+import io.tablestream.core.command.JobStatus;
 import io.tablestream.core.continuation.TableContinuation;
 import io.tablestream.core.error.ErrorCode;
 import io.tablestream.core.error.TableServiceException;
@@ -18,6 +19,7 @@ import io.tablestream.core.model.TableRecord;
 import io.tablestream.core.odata.EntityFeedWriter;
 import io.tablestream.core.odata.EntityJsonWriter;
 import io.tablestream.core.odata.HistoryJsonWriter;
+import io.tablestream.core.odata.JobJsonWriter;
 import io.tablestream.core.odata.MetadataLevel;
 import io.tablestream.core.odata.ODataContext;
 import io.tablestream.core.odata.TableFeedWriter;
@@ -56,6 +58,7 @@ import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -68,6 +71,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BiFunction;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.IntFunction;
@@ -148,6 +152,8 @@ public final class ReadHandlers {
         handlers.put(Operation.GET_TABLE_ACL, h::getTableAcl);
         handlers.put(Operation.LIST_INDEXES, new IndexStatus(h.tables, store, locator)::list);
         handlers.put(Operation.GET_TRANSACTION, h::getTransaction);
+        handlers.put(Operation.GET_JOB, h::getJob);
+        handlers.put(Operation.LIST_JOBS, h::listJobs);
         handlers.put(Operation.GET_SERVICE_PROPERTIES, h::getServiceProperties);
         handlers.put(Operation.GET_SERVICE_STATS, h::getServiceStats);
         return handlers;
@@ -270,16 +276,54 @@ public final class ReadHandlers {
     void getTransaction(RequestContext request, Context http) {
         request.caller().authorize(Operation.GET_TRANSACTION, null, null, null);
         String id = ((ResourcePath.TransactionItem) request.resource()).transactionId();
-        CommandKey key = CommandKey.forTransaction(request.account(), id);
+        readOnePartition(request, http, CommandKey.forTransaction(request.account(), id),
+                (replica, partition) -> store.transaction(replica, partition, request.account(), id),
+                found -> TransactionStatusJson.write(found.orElseThrow(() ->
+                        TableServiceException.of(ErrorCode.TRANSACTION_NOT_FOUND))));
+    }
+
+    /**
+     * A job's status (an extension), from its coordinator's partition (the account's), routed like a
+     * point read; authorized once read, against the job's table (a service SAS for that table may read it).
+     */
+    void getJob(RequestContext request, Context http) {
+        String id = ((ResourcePath.JobItem) request.resource()).jobId();
+        readOnePartition(request, http, CommandKey.forAccount(request.account()),
+                (replica, partition) -> store.job(replica, partition, request.account(), id), found -> {
+                    JobStatus job = found.orElseThrow(() -> TableServiceException.of(ErrorCode.JOB_NOT_FOUND));
+                    request.caller().authorize(Operation.GET_JOB, job.table(), null, null);
+                    return JobJsonWriter.write(job);
+                });
+    }
+
+    /** The account's jobs (an extension), newest first: the running ones and the recently finished. */
+    void listJobs(RequestContext request, Context http) {
+        request.caller().authorize(Operation.LIST_JOBS, null, null, null);
+        readOnePartition(request, http, CommandKey.forAccount(request.account()),
+                (replica, partition) -> store.jobs(replica, partition, request.account()), jobs -> {
+                    List<JobStatus> newest = new ArrayList<>(jobs);
+                    newest.sort(Comparator.comparing((JobStatus j) -> j.startedAt()).reversed()
+                            .thenComparing(JobStatus::jobId));
+                    return write(out -> JobJsonWriter.writeList(out, newest));
+                });
+    }
+
+    /**
+     * Reads what the task owning {@code key} keeps (a transaction's or a job's status), wherever its
+     * partition is served, routed like a point read; with the session token of the submission it waits
+     * until that task has recorded it. Answers with the JSON {@code body} makes of what was read.
+     */
+    private <T> void readOnePartition(RequestContext request, Context http, CommandKey key,
+                                      BiFunction<StoreReplica, Integer, T> read, Function<T, byte[]> body) {
         int partition = locator.partitionOf(key);
         String token = http.header(Headers.SESSION_TOKEN);
         ReplicaRouting.LocalRead local = replica -> readHere(List.of(partition), replica, token,
-                copies -> store.transaction(copies.apply(partition), partition, request.account(), id))
+                copies -> read.apply(copies.apply(partition), partition))
                 .thenAccept(found -> {
+                    byte[] json = body.apply(found);
                     ResponseHeaders.standard(http, request);
                     http.contentType("application/json;charset=utf-8");
-                    http.result(TransactionStatusJson.write(found.orElseThrow(() ->
-                            TableServiceException.of(ErrorCode.TRANSACTION_NOT_FOUND))));
+                    http.result(json);
                 });
         respond(request, http, List.of(partition), token, () -> locator.locate(key), local);
     }

@@ -22,6 +22,9 @@ import com.azure.data.tables.sas.TableAccountSasPermission;
 import com.azure.data.tables.sas.TableAccountSasResourceType;
 import com.azure.data.tables.sas.TableAccountSasService;
 import com.azure.data.tables.sas.TableAccountSasSignatureValues;
+import io.tablestream.core.command.CommandKey;
+import io.tablestream.schemas.LogPartitioner;
+import io.tablestream.server.JobRequests;
 import io.tablestream.server.RawTableClient;
 import io.tablestream.server.ServerSettings;
 import io.tablestream.server.TableNames;
@@ -123,6 +126,8 @@ class ClusterIT {
                     .with(ServerSettings.TRANSACTION_TIMEOUT_MS, 10_000)
                     // small, so scans across instances meet budget-ended (short and empty) pages
                     .with(ServerSettings.QUERY_ROW_BUDGET, 300)
+                    // small, so a job takes many steps and an instance can be killed in the middle of one
+                    .with(ServerSettings.JOB_STEP_BATCH, 25)
                     .log(Path.of("target", "server-processes", prefix + "-" + id + ".log").toAbsolutePath())
                     .start();
         }
@@ -575,6 +580,83 @@ class ClusterIT {
             load.close();
             assertNoneLost(load);
         }
+    }
+
+    /**
+     * A restore and a deletion by filter, both sent to the instance that coordinates the account's
+     * jobs, which is killed with {@code kill -9} right after accepting them and started again: the
+     * others take its partitions over in the middle of the jobs, it takes some back, and each job
+     * still finishes once, having processed each entity exactly once (its count, and one change-feed
+     * event per deletion).
+     */
+    @Test
+    @Order(7)
+    void jobsFinishExactlyOnceWhenTheirInstanceIsKilledAndRestartedMidJob() {
+        givenLoadTable();
+        int coordinator = LogPartitioner.partitionOf(CommandKey.forAccount(RawTableClient.ACCOUNT), PARTITIONS);
+        Node victim = nodes.stream().filter(n -> ints(instanceOf(n), "active").contains(coordinator)).findFirst()
+                .orElseThrow();
+        Node other = nodes.stream().filter(n -> n != victim).findFirst().orElseThrow();
+        String doomed = TableNames.unique("JobDel");
+        TableClient table = other.client().createTable(doomed);
+        awaitTableEverywhere(doomed);
+        for (int pk = 0; pk < 24; pk++) {
+            List<TableTransactionAction> batch = new ArrayList<>();
+            for (int rk = 0; rk < 100; rk++) {
+                batch.add(new TableTransactionAction(TableTransactionActionType.CREATE,
+                        new TableEntity("k" + pk, String.format("r%03d", rk)).addProperty("N", rk)));
+            }
+            table.submitTransaction(batch);
+        }
+        String copy = TableNames.unique("Copy");
+        JobRequests viaVictim = new JobRequests(new RawTableClient(victim.port));
+
+        String restore = JobRequests.jobId(viaVictim.restore(loadTable, copy, null));
+        String deletion = JobRequests.jobId(viaVictim.deleteWhere(doomed, "N lt 40", null));
+        victim.process.kill();
+        victim.start();
+
+        JobRequests viaOther = new JobRequests(new RawTableClient(other.port));
+        Map<String, Object> restored = viaOther.awaitFinished(restore, Duration.ofSeconds(120));
+        Map<String, Object> deleted = viaOther.awaitFinished(deletion, Duration.ofSeconds(120));
+        victim.process.awaitServing(START);
+        LOG.info("Jobs across kill -9 of {}: restore {}, deletion {}", victim.id, restored, deleted);
+        assertThat(restored).containsEntry("State", "Completed");
+        assertThat(((Number) restored.get("Entities")).longValue()).isEqualTo(24 * 300);
+        assertThat(deleted).containsEntry("State", "Completed");
+        assertThat(((Number) deleted.get("Entities")).longValue()).isEqualTo(24 * 40);
+        TableServiceClient service = other.client();
+        assertThat(service.getTableClient(copy).listEntities().stream().map(e -> e.getPartitionKey() + "/"
+                + e.getRowKey()).sorted().toList()).isEqualTo(loadKeys.stream().map(k -> k[0] + "/" + k[1]).sorted()
+                .toList());
+        assertThat(service.getTableClient(doomed).listEntities().stream()).hasSize(24 * 60)
+                .allMatch(e -> (Integer) e.getProperty("N") >= 40);
+        RawTableClient raw = new RawTableClient(other.port);
+        List<Map<String, Object>> feed = new ArrayList<>();
+        String cursor = null;
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (true) { // to the end of the feed: an empty answer whose cursor did not move
+            RawTableClient.Response page = raw.read(doomed + "()/$changes?" + (cursor == null ? "from=beginning"
+                    : RawTableClient.query("cursor", cursor)) + "&$top=1000");
+            assertThat(page.status()).as(page.body()).isEqualTo(200);
+            String next = (String) page.json().get("Cursor");
+            if (page.rows().isEmpty() && next.equals(cursor)) {
+                break;
+            }
+            feed.addAll(page.rows());
+            cursor = next;
+            assertThat(System.nanoTime()).as("the change feed read to its end").isLessThan(deadline);
+        }
+        assertThat(feed.stream().filter(e -> "Deleted".equals(e.get("Operation"))).map(e -> e.get("PartitionKey")
+                + "/" + e.get("RowKey")).toList()).as("one change-feed event per deletion").hasSize(24 * 40)
+                .doesNotHaveDuplicates();
+        awaitSettled(nodes, Duration.ofSeconds(90));
+    }
+
+    /** This instance in the cluster view. */
+    private Map<String, Object> instanceOf(Node node) {
+        return instances(cluster(node)).stream().filter(i -> node.address().equals(i.get("address"))).findFirst()
+                .orElseThrow();
     }
 
     // ------------------------------------------------------------------ vocabulary

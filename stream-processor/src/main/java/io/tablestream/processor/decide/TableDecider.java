@@ -6,6 +6,7 @@ import io.tablestream.core.error.ErrorCode;
 import io.tablestream.core.model.EdmDateTime;
 import io.tablestream.core.model.IndexDefinition;
 import io.tablestream.core.model.TableRecord;
+import io.tablestream.core.rules.Limits;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -21,12 +22,14 @@ import java.util.List;
  * position); creating one whose name the table has fails with IndexAlreadyExists, dropping a
  * missing one with IndexNotFound.
  *
+ * <p>A table may be created with secondary indexes (a restore's target takes its source's): they keep
+ * the ids they come with, which are unique within the new table, since its own later indexes get
+ * ids of later positions in the log.
+ *
  * <p>Deleting a missing table is {@code ResourceNotFound}, as the service answers it (operations on a
  * missing table's entities are {@code TableNotFound}).
  */
 public final class TableDecider {
-    /** Secondary indexes a table may have (each costs every write of the table one more store write). */
-    public static final int MAX_INDEXES = 8;
     private TableDecider() {
     }
 
@@ -35,7 +38,8 @@ public final class TableDecider {
             case CREATE -> active != null
                     ? new TableDecision(failure(ErrorCode.TABLE_ALREADY_EXISTS), null)
                     : new TableDecision(null, TableRecord.active(command.account(), command.tableName(), newTableId,
-                            now, command.defaultTtlSeconds(), command.historyRetentionSeconds()));
+                            now, command.defaultTtlSeconds(), command.historyRetentionSeconds())
+                            .withIndexes(command.indexes()));
             case DELETE -> active == null
                     ? new TableDecision(failure(ErrorCode.RESOURCE_NOT_FOUND), null)
                     : new TableDecision(null, active.deleted(now));
@@ -55,7 +59,7 @@ public final class TableDecider {
         if (active.index(index.name()).isPresent()) {
             return new TableDecision(failure(ErrorCode.INDEX_ALREADY_EXISTS), null);
         }
-        if (active.indexes().size() >= MAX_INDEXES) {
+        if (active.indexes().size() >= Limits.MAX_INDEXES) {
             return new TableDecision(failure(ErrorCode.TOO_MANY_INDEXES), null);
         }
         List<IndexDefinition> indexes = new ArrayList<>(active.indexes());

@@ -8,6 +8,9 @@ import io.tablestream.core.command.CommandHeader;
 import io.tablestream.core.command.CommandKey;
 import io.tablestream.core.command.EntityChange;
 import io.tablestream.core.command.EntityCommand;
+import io.tablestream.core.command.JobCommand;
+import io.tablestream.core.command.JobReport;
+import io.tablestream.core.command.JobStep;
 import io.tablestream.core.command.Outcome;
 import io.tablestream.core.command.PartitionMarker;
 import io.tablestream.core.command.PartitionDeletion;
@@ -84,8 +87,12 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
     private PartitionTables tables;
     private PartitionIndexes indexes;
     private TransactionCoordinator transactions;
+    private JobCoordinator jobs;
+    private PartitionJobs jobShares;
     /** The transaction's part being decided, if the command being decided is one. */
     private EntityCommand part;
+    /** The job's write (a restore's copies) being decided, if the command being decided is one. */
+    private EntityCommand jobWrite;
     private int ownPartition;
     /** This incarnation of the task: its partition markers carry it. */
     private String incarnation;
@@ -115,6 +122,13 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
         this.rows = new EntityRows(context.getStateStore(StoreNames.ENTITIES), context.getStateStore(StoreNames.EXPIRY),
                 indexes, tables::indexes);
         this.ownPartition = context.taskId().partition();
+        this.jobs = new JobCoordinator(context.getStateStore(StoreNames.JOBS), outputs, tables, this::answer,
+                settings.commandPartitions(), settings.clock());
+        this.jobShares = new PartitionJobs(context.getStateStore(StoreNames.JOBS),
+                context.getStateStore(StoreNames.ENTITIES), context.getStateStore(StoreNames.HISTORY), rows, history,
+                tables, taskState, outputs, settings.observer(), ownPartition, settings.housekeeping().jobStepBatch(),
+                settings.clock());
+        rows.watch(jobShares::beforeChange);
         this.incarnation = UUID.randomUUID().toString();
         this.tickPending = false;
         // The store holds what the last commit held; answered writes after it come back with the replay.
@@ -125,7 +139,8 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
         context.schedule(housekeeping.sweepInterval(), PunctuationType.WALL_CLOCK_TIME,
                 new DeletedRowsSweep(tables, rows, housekeeping.sweepBatch())::sweep);
         context.schedule(housekeeping.sweepInterval(), PunctuationType.WALL_CLOCK_TIME, wallClockMillis ->
-                history.sweep(EdmDateTime.of(settings.clock().instant()), tables::byId, housekeeping.sweepBatch()));
+                history.sweep(EdmDateTime.of(settings.clock().instant()), tables::byId, jobShares::readsHistoryOf,
+                        housekeeping.sweepBatch()));
         context.schedule(housekeeping.indexBuildInterval(), PunctuationType.WALL_CLOCK_TIME,
                 t -> indexes.work(housekeeping.indexBuildBatch()));
     }
@@ -179,6 +194,13 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
             }
             return;
         }
+        if (command instanceof JobStep step) {
+            // keyed by its partition's number, like a marker: a notice, not a command of a key
+            jobShares.step(step, timeOf(step, record), record.timestamp());
+            done(partition, offset);
+            context.commit(); // its next step (or its report) goes out with this commit
+            return;
+        }
         if (command instanceof TableAnnouncement announcement) {
             TableRecord before = tables.byId(announcement.table().tableId()).orElse(null);
             tables.learn(announcement.table());
@@ -206,6 +228,10 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
             transactions.accept(record, transaction, partition, offset);
         } else if (command instanceof TransactionReport report) {
             transactions.report(report, partition, offset);
+        } else if (command instanceof JobCommand job) {
+            jobs.accept(record, job, timeOf(job, record), partition, offset);
+        } else if (command instanceof JobReport report) {
+            jobs.report(report, timeOf(report, record));
         } else {
             handle(record, (AccountCommand) command, partition, offset);
         }
@@ -216,10 +242,12 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
 
     private void handle(Record<byte[], byte[]> record, EntityCommand command, int partition, long offset) {
         part = command.transaction() == null ? null : command;
+        jobWrite = command.job() == null ? null : command;
         try {
             decide(record, command, partition, offset);
         } finally {
             part = null;
+            jobWrite = null;
         }
     }
 
@@ -370,7 +398,8 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
         ChangeEvent event = new ChangeEvent(command.account(), command.tableName(),
                 EntityChange.partitionDeleted(command.tableId(), command.partitionKey()), command.id(),
                 command.header().principal(), timestamp);
-        tables.deletePartition(event, table.keepsHistory());
+        // a copy of the present judges rows at its cut: it needs every deletion since, not only the newest
+        tables.deletePartition(event, table.keepsHistory() || jobShares.copiesPresentOf(command.tableId()));
         outputs.change(event, record.timestamp());
         answer(new Outcome(command.id(), command.header().replyTo(), null,
                 List.of(new Outcome.OperationResult(timestamp)), null, partition, offset), record);
@@ -389,11 +418,23 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
     }
 
     private void handle(Record<byte[], byte[]> record, TableCommand command, int partition, long offset) {
+        Outcome outcome = decide(record, command, partition, offset);
+        if (command.job() != null) {
+            // a restore's target: its job's coordinator hears whether it was created
+            CommandHeader h = command.header();
+            outputs.command(new JobReport(new CommandHeader(command.job() + "/created", h.account(),
+                    h.acceptedAtMillis(), null, h.principal()), command.job(), JobReport.Kind.TABLE_CREATED, ownPartition,
+                    0, outcome.succeeded() ? outcome.table().tableId() : 0, outcome.failure()), record.timestamp());
+        }
+    }
+
+    /** Decides a table command and answers it; returns the outcome answered. */
+    private Outcome decide(Record<byte[], byte[]> record, TableCommand command, int partition, long offset) {
         try {
             CommandRules.validate(command);
         } catch (TableServiceException e) {
             reject(record, command.header(), e.errorCode(), e.getMessage(), null, partition, offset);
-            return;
+            return failure(command.header(), e.errorCode(), e.getMessage(), null, partition, offset);
         }
         String nameKey = RegistryKey.byName(command.account(), command.tableName());
         byte[] activeBytes = tableNames.get(nameKey);
@@ -401,9 +442,10 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
         EdmDateTime now = taskState.nextTimestamp(timeOf(command, record));
         TableDecision decision = TableDecider.decide(command, active, tableIdFor(partition, offset), now);
         if (!decision.succeeded()) {
-            answer(new Outcome(command.id(), command.header().replyTo(), decision.failure(), List.of(), null,
-                    partition, offset), record);
-            return;
+            Outcome refused = new Outcome(command.id(), command.header().replyTo(), decision.failure(), List.of(), null,
+                    partition, offset);
+            answer(refused, record);
+            return refused;
         }
         TableRecord changed = decision.record();
         if (changed.isActive()) {
@@ -416,8 +458,10 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
             // Every partition learns of the creation or deletion at one point of its own log.
             outputs.announce(TableAnnouncement.of(command.header(), changed), record.timestamp());
         }
-        answer(new Outcome(command.id(), command.header().replyTo(), null, List.of(),
-                new Outcome.TableInfo(changed.tableId(), changed.name().value()), partition, offset), record);
+        Outcome applied = new Outcome(command.id(), command.header().replyTo(), null, List.of(),
+                new Outcome.TableInfo(changed.tableId(), changed.name().value()), partition, offset);
+        answer(applied, record);
+        return applied;
     }
 
     /**
@@ -488,6 +532,17 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
      * the record is written changes no state: a replay decides the same outcome either way.
      */
     private void answer(Outcome outcome, Record<byte[], byte[]> record) {
+        if (jobWrite != null) {
+            // a job's write: nobody waits for it; a failure is the job's (its coordinator hears of it)
+            outputs.outcome(outcome, record.timestamp(), true);
+            if (!outcome.succeeded()) {
+                CommandHeader h = jobWrite.header();
+                outputs.command(new JobReport(new CommandHeader(h.id() + "/failed/" + outcome.partition() + "/"
+                        + outcome.offset(), h.account(), h.acceptedAtMillis(), null, h.principal()), jobWrite.job(),
+                        JobReport.Kind.WRITE_FAILED, ownPartition, 0, 0, outcome.failure()), record.timestamp());
+            }
+            return;
+        }
         boolean handedOver = outcome.replyTo() != null && settings.answers().atDecision()
                 && settings.answers().handoff().decided(outcome);
         outputs.outcome(outcome, record.timestamp(), handedOver);
@@ -533,11 +588,13 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
     }
 
     /**
-     * A transaction's parts, and a part's report, reach their partitions only once this task's
-     * transaction commits: commit right after this round rather than at the end of the interval.
+     * A transaction's parts, a part's report, and what a job's report sets off (its first steps,
+     * its fences) reach their partitions only once this task's transaction commits: commit right
+     * after this round rather than at the end of the interval.
      */
     private void commitSoonForTransaction(Command command) {
-        if (command instanceof TransactionCommand || command instanceof EntityCommand e && e.transaction() != null) {
+        if (command instanceof TransactionCommand || command instanceof EntityCommand e && e.transaction() != null
+                || command instanceof JobReport) {
             context.commit();
         }
     }

@@ -31,6 +31,15 @@ final class EntityRows {
     private final KeyValueStore<Bytes, byte[]> expiry;
     private final PartitionIndexes indexes;
     private final LongFunction<List<IndexDefinition>> indexesOf;
+    /** Told before a stored row changes (a job copying the present copies it first); null when nobody is. */
+    private RowWatcher watcher;
+
+    /** Told before a stored row changes or goes. */
+    @FunctionalInterface
+    interface RowWatcher {
+        /** The row at {@code key} ({@code encodedKey} its store key) is about to change from {@code previous}. */
+        void beforeChange(EntityKey key, byte[] encodedKey, StoredEntity previous);
+    }
 
     /**
      * @param indexes the task's secondary indexes, kept in step with every change
@@ -42,6 +51,11 @@ final class EntityRows {
         this.expiry = expiry;
         this.indexes = indexes;
         this.indexesOf = indexesOf;
+    }
+
+    /** Tells {@code watcher} before every change of a stored row from now on (one watcher). */
+    void watch(RowWatcher watcher) {
+        this.watcher = watcher;
     }
 
     /** The stored version of {@code key}, expired or not, or null. */
@@ -69,6 +83,9 @@ final class EntityRows {
     void apply(EntityChange change, StoredEntity previous) {
         EntityKey key = EntityKey.of(change.tableId(), change.partitionKey(), change.rowKey());
         byte[] keyBytes = KeyCodec.encode(key);
+        if (previous != null && watcher != null) {
+            watcher.beforeChange(key, keyBytes, previous);
+        }
         if (previous != null && previous.expiresAt() != null) {
             expiry.delete(Bytes.wrap(expiryKey(previous.expiresAt(), keyBytes)));
         }

@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.LongFunction;
+import java.util.function.LongPredicate;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.state.KeyValueIterator;
@@ -51,11 +52,11 @@ final class HistoryRows {
      * horizon, which a point-in-time read at any time within the retention may need — and every version of a table
      * deleted or no longer keeping history, examining at most {@code budget} versions, from where
      * the last round stopped (round and round the store). Versions of a table this task does not
-     * know (yet) are kept.
+     * know (yet) are kept, and so are those of a table {@code pinned} names (a restore reads them).
      *
      * @return how many versions it removed
      */
-    int sweep(EdmDateTime now, LongFunction<Optional<TableRecord>> tables, int budget) {
+    int sweep(EdmDateTime now, LongFunction<Optional<TableRecord>> tables, LongPredicate pinned, int budget) {
         List<Bytes> doomed = new ArrayList<>();
         Map<Long, Optional<TableRecord>> seen = new HashMap<>();
         int examined = 0;
@@ -70,8 +71,9 @@ final class HistoryRows {
                     break;
                 }
                 examined++;
-                Optional<TableRecord> table = seen.computeIfAbsent(KeyCodec.tableId(key), tables::apply);
-                if (table.isEmpty()) {
+                long tableId = KeyCodec.tableId(key);
+                Optional<TableRecord> table = seen.computeIfAbsent(tableId, tables::apply);
+                if (table.isEmpty() || pinned.test(tableId)) {
                     continue;
                 }
                 TableRecord t = table.get();

@@ -4,6 +4,7 @@ import io.tablestream.core.command.PartitionMarker;
 import io.tablestream.core.command.ChangeEvent;
 import io.tablestream.core.command.Command;
 import io.tablestream.core.command.CommandKey;
+import io.tablestream.core.command.JobStep;
 import io.tablestream.core.command.Outcome;
 import io.tablestream.core.command.TableAnnouncement;
 import io.tablestream.core.error.ErrorCode;
@@ -75,8 +76,9 @@ final class Outputs {
     }
 
     /**
-     * Writes a command of the processor's own — a transaction's part, or a part's report to the
-     * coordinator — to the partition of the commands topic its key belongs on.
+     * Writes a command of the processor's own — a transaction's part, a part's report to the
+     * coordinator, a job's report, a restore's table creation or copies of entities — to the
+     * partition of the commands topic its key belongs on.
      */
     void command(Command command, long timestamp) {
         context.forward(new Record<>(utf8(CommandKey.of(command).value()), LogCodecs.COMMAND.encode(command),
@@ -93,6 +95,12 @@ final class Outputs {
     void announce(TableAnnouncement announcement, long timestamp) {
         context.forward(new Record<>(utf8(CommandKey.of(announcement).value()), LogCodecs.COMMAND.encode(announcement),
                 timestamp), Sinks.ANNOUNCEMENTS);
+    }
+
+    /** Writes a job's step (or fence) to the end of the partition of the command log it names. */
+    void step(JobStep step, long timestamp) {
+        context.forward(new Record<>(utf8(CommandKey.of(step).value()), LogCodecs.COMMAND.encode(step), timestamp),
+                Sinks.MARKERS);
     }
 
     /** Writes a partition marker to the end of its partition of the command log. */

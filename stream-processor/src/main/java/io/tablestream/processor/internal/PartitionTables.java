@@ -134,6 +134,27 @@ final class PartitionTables {
                 <= partitionDeletedAt(tableId, stored.entity().partitionKey());
     }
 
+    /**
+     * Whether a deletion of the PartitionKey lies at or after {@code fromTicks} and at or before
+     * {@code toTicks}: a row written at {@code fromTicks} was gone by {@code toTicks}.
+     */
+    boolean deletedBetween(long tableId, String partitionKey, long fromTicks, long toTicks) {
+        if (partitionDeletedAt(tableId, partitionKey) < fromTicks) {
+            return false; // the common case: no deletion since the row was written (or none at all)
+        }
+        for (PartitionDeletions.Deletion d : deletionsOf(tableId, partitionKey)) {
+            if (d.ticks() >= fromTicks && d.ticks() <= toTicks) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The partition deletions of table {@code tableId} this task holds, as a lookup by PartitionKey. */
+    PartitionDeletions.View deletionsOf(long tableId) {
+        return PartitionDeletions.of(store, tableId);
+    }
+
     /** Every partition deletion this task holds, of every table, oldest first per partition. */
     List<PartitionDeletions.Deletion> partitionDeletions() {
         return PartitionDeletions.all(store);

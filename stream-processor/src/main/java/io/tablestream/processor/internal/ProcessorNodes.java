@@ -46,6 +46,7 @@ public final class ProcessorNodes {
         topology.addStateStore(entities(StoreNames.INDEXES), APPLY);
         topology.addStateStore(strings(StoreNames.INDEX_BUILDS), APPLY);
         topology.addStateStore(strings(StoreNames.TRANSACTIONS), APPLY);
+        topology.addStateStore(strings(StoreNames.JOBS), APPLY);
         topology.addStateStore(strings(StoreNames.TASK_META), APPLY);
         topology.addStateStore(strings(StoreNames.TABLE_NAMES), APPLY);
         topology.addStateStore(strings(StoreNames.ACCOUNTS), APPLY);

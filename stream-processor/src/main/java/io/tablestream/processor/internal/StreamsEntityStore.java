@@ -8,7 +8,6 @@ import io.tablestream.core.model.EdmDateTime;
 import io.tablestream.core.model.EntityKey;
 import io.tablestream.core.model.KeyOrder;
 import io.tablestream.core.model.StoredEntity;
-import io.tablestream.core.rules.History;
 import io.tablestream.core.storekey.ByteRange;
 import io.tablestream.core.storekey.IndexKeys;
 import io.tablestream.core.storekey.IndexPosition;
@@ -18,6 +17,7 @@ import io.tablestream.processor.store.CloseableIterator;
 import io.tablestream.processor.store.EntityStore;
 import io.tablestream.processor.store.IndexBuild;
 import io.tablestream.processor.store.IndexedEntity;
+import io.tablestream.processor.store.JobKeys;
 import io.tablestream.processor.store.LookaheadIterator;
 import io.tablestream.processor.store.StoreNames;
 import io.tablestream.processor.store.StoreReplica;
@@ -65,11 +65,16 @@ public final class StreamsEntityStore implements EntityStore {
     private ReadOnlyKeyValueStore<Bytes, byte[]> store(StoreReplica replica, int partition) {
         ReadOnlyKeyValueStore<Bytes, byte[]> store = QueryableStores.keyValue(streams, StoreNames.ENTITIES, partition,
                 replica);
+        requireReadable(partition);
+        return store;
+    }
+
+    /** Refuses a read of a store whose task restarted until it replayed what may have been answered before. */
+    private void requireReadable(int partition) {
         if (!applied.readable(partition)) {
             throw TableServiceException.of(ErrorCode.SERVER_BUSY,
                     "The data is being recovered after a restart; retry shortly.");
         }
-        return store;
     }
 
     /** The partition deletions of table {@code tableId} in the local copy of {@code partition}'s stores. */
@@ -130,10 +135,7 @@ public final class StreamsEntityStore implements EntityStore {
         ByteRange range = KeyCodec.versions(key, atOrBefore);
         ReadOnlyKeyValueStore<Bytes, byte[]> store = QueryableStores.keyValue(streams, StoreNames.HISTORY, partition,
                 replica);
-        if (!applied.readable(partition)) {
-            throw TableServiceException.of(ErrorCode.SERVER_BUSY,
-                    "The data is being recovered after a restart; retry shortly.");
-        }
+        requireReadable(partition);
         KeyValueIterator<Bytes, byte[]> it;
         PartitionDeletions.View deleted = deletions(replica, partition, key.tableId());
         try {
@@ -162,22 +164,19 @@ public final class StreamsEntityStore implements EntityStore {
     public CloseableIterator<StoredEntity> scanAsOf(StoreReplica replica, int partition, ByteRange range,
                                                     KeyOrder order, EdmDateTime asOf) {
         if (range.isEmpty()) {
-            return new AsOfCursor(null, range, asOf, PartitionDeletions.View.NONE);
+            return new AsOfRows(null, range, asOf, PartitionDeletions.View.NONE);
         }
         PartitionDeletions.View deleted = deletions(replica, partition, range);
         ReadOnlyKeyValueStore<Bytes, byte[]> store = QueryableStores.keyValue(streams, StoreNames.HISTORY, partition,
                 replica);
-        if (!applied.readable(partition)) {
-            throw TableServiceException.of(ErrorCode.SERVER_BUSY,
-                    "The data is being recovered after a restart; retry shortly.");
-        }
+        requireReadable(partition);
         try {
             // An entity's versions are its key followed by 8 bytes; query bounds never fall
             // between an entity key and its extensions, so the same byte range holds exactly the
             // versions of the range's entities (the entity part is checked all the same).
             Bytes from = Bytes.wrap(range.fromInclusive());
             Bytes to = Bytes.wrap(range.toExclusive());
-            return new AsOfCursor(order.descending() ? store.reverseRange(from, to) : store.range(from, to), range,
+            return new AsOfRows(order.descending() ? store.reverseRange(from, to) : store.range(from, to), range,
                     asOf, deleted);
         } catch (InvalidStateStoreException e) {
             throw QueryableStores.translate(e);
@@ -322,10 +321,7 @@ public final class StreamsEntityStore implements EntityStore {
                                                                             String account, String transactionId) {
         ReadOnlyKeyValueStore<String, byte[]> store = QueryableStores.keyValue(streams, StoreNames.TRANSACTIONS,
                 partition, replica);
-        if (!applied.readable(partition)) {
-            throw TableServiceException.of(ErrorCode.SERVER_BUSY,
-                    "The data is being recovered after a restart; retry shortly.");
-        }
+        requireReadable(partition);
         try {
             byte[] value = store.get(io.tablestream.processor.store.TransactionKeys.of(account, transactionId));
             return value == null ? Optional.empty()
@@ -352,6 +348,40 @@ public final class StreamsEntityStore implements EntityStore {
         }
         StoredEntity s = StoredEntityCodec.decode(key.partitionKey(), key.rowKey(), value);
         return s.isExpiredAt(now) || deleted.hides(s) ? null : s;
+    }
+
+    @Override
+    public Optional<io.tablestream.core.command.JobStatus> job(StoreReplica replica, int partition, String account,
+                                                            String jobId) {
+        ReadOnlyKeyValueStore<String, byte[]> store = jobStore(replica, partition);
+        try {
+            byte[] value = store.get(JobKeys.status(account, jobId));
+            return value == null ? Optional.empty() : Optional.of(LogCodecs.JOB_STATUS.decode(value));
+        } catch (InvalidStateStoreException e) {
+            throw QueryableStores.translate(e);
+        }
+    }
+
+    @Override
+    public List<io.tablestream.core.command.JobStatus> jobs(StoreReplica replica, int partition, String account) {
+        ReadOnlyKeyValueStore<String, byte[]> store = jobStore(replica, partition);
+        List<io.tablestream.core.command.JobStatus> out = new ArrayList<>();
+        String prefix = JobKeys.statusPrefix(account);
+        try (KeyValueIterator<String, byte[]> it = store.range(prefix, JobKeys.end(prefix))) {
+            while (it.hasNext()) {
+                out.add(LogCodecs.JOB_STATUS.decode(it.next().value));
+            }
+        } catch (InvalidStateStoreException e) {
+            throw QueryableStores.translate(e);
+        }
+        return out;
+    }
+
+    private ReadOnlyKeyValueStore<String, byte[]> jobStore(StoreReplica replica, int partition) {
+        ReadOnlyKeyValueStore<String, byte[]> store = QueryableStores.keyValue(streams, StoreNames.JOBS, partition,
+                replica);
+        requireReadable(partition);
+        return store;
     }
 
     /** The live rows at the given entity keys (in the order given), read one by one. */
@@ -439,70 +469,6 @@ public final class StreamsEntityStore implements EntityStore {
                 return new IndexedEntity(position, current ? s : null);
             }
             return null;
-        }
-
-        @Override
-        public void close() {
-            if (it != null) {
-                it.close();
-            }
-        }
-    }
-
-    /**
-     * The entities of a range as they were at a time, from the history store: groups the versions
-     * of each entity (consecutive keys, newest first ascending, oldest first descending), takes the
-     * newest written at or before the time, decodes only that one, and skips entities absent then.
-     */
-    private static final class AsOfCursor extends LookaheadIterator<StoredEntity> {
-        private final KeyValueIterator<Bytes, byte[]> it;
-        private final ByteRange range;
-        private final EdmDateTime asOf;
-        private final PartitionDeletions.View deleted;
-        private byte[] group;
-        private long bestTicks;
-        private byte[] best;
-
-        AsOfCursor(KeyValueIterator<Bytes, byte[]> it, ByteRange range, EdmDateTime asOf,
-                   PartitionDeletions.View deleted) {
-            this.it = it;
-            this.range = range;
-            this.asOf = asOf;
-            this.deleted = deleted;
-        }
-
-        @Override
-        protected StoredEntity fetch() {
-            while (true) {
-                KeyValue<Bytes, byte[]> kv = it != null && it.hasNext() ? it.next() : null;
-                byte[] entity = kv == null ? null : Arrays.copyOf(kv.key.get(), kv.key.get().length - Long.BYTES);
-                if (entity != null && !range.contains(entity)) {
-                    continue; // only the inclusive upper bound of range()/reverseRange() can be outside
-                }
-                StoredEntity found = null;
-                if (group != null && (entity == null || !Arrays.equals(entity, group))) {
-                    if (best != null) {
-                        found = History.stateAt(LogCodecs.CHANGE_EVENT.decode(best), asOf).orElse(null);
-                        if (found != null && deleted.firstBetween(found.entity().partitionKey(), bestTicks,
-                                asOf.epochTicks()) != null) {
-                            found = null; // its partition was deleted after it, by then
-                        }
-                    }
-                    best = null;
-                }
-                if (entity == null) {
-                    return found; // the last group's, or null: the end
-                }
-                group = entity;
-                long ticks = KeyCodec.versionTime(kv.key.get()).epochTicks();
-                if (ticks <= asOf.epochTicks() && (best == null || ticks > bestTicks)) {
-                    best = kv.value;
-                    bestTicks = ticks;
-                }
-                if (found != null) {
-                    return found;
-                }
-            }
         }
 
         @Override

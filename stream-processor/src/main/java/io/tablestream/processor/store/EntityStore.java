@@ -111,4 +111,18 @@ public interface EntityStore {
                                                                              String account, String transactionId) {
         return Optional.empty();
     }
+
+    /**
+     * The status of job {@code jobId} of {@code account}, from the local copy of the {@code jobs}
+     * store of {@code partition} (its coordinator's: the partition of the account's key).
+     */
+    default Optional<io.tablestream.core.command.JobStatus> job(StoreReplica replica, int partition, String account,
+                                                             String jobId) {
+        return Optional.empty();
+    }
+
+    /** Every job of {@code account} the local copy of {@code partition}'s {@code jobs} store keeps (its coordinator's). */
+    default List<io.tablestream.core.command.JobStatus> jobs(StoreReplica replica, int partition, String account) {
+        return List.of();
+    }
 }

@@ -37,11 +37,16 @@ public final class StoreNames {
      * its partition), by {@code <account>/<transactionId>}: each part's state.
      */
     public static final String TRANSACTIONS = "transactions";
+    /**
+     * Per task: the jobs this task coordinates (every job of the accounts whose key is on its
+     * partition), and its share of the jobs it works on ({@link JobKeys}).
+     */
+    public static final String JOBS = "jobs";
     /** Per task: entities with a time-to-live, by expiry time. */
     public static final String EXPIRY = "expiry";
     /** Every store above. */
     public static final java.util.List<String> ALL = java.util.List.of(ENTITIES, REGISTRY, TASK_META, TABLE_NAMES,
-            ACCOUNTS, PARTITION_TABLES, EXPIRY, HISTORY, INDEXES, INDEX_BUILDS, TRANSACTIONS);
+            ACCOUNTS, PARTITION_TABLES, EXPIRY, HISTORY, INDEXES, INDEX_BUILDS, TRANSACTIONS, JOBS);
 
     private StoreNames() {
     }

@@ -8,6 +8,9 @@ import io.tablestream.core.command.CommandHeader;
 import io.tablestream.core.command.CommandKey;
 import io.tablestream.core.command.EntityChange;
 import io.tablestream.core.command.EntityCommand;
+import io.tablestream.core.command.JobCommand;
+import io.tablestream.core.command.JobSpec;
+import io.tablestream.core.command.JobStep;
 import io.tablestream.core.command.EntityOperation.Type;
 import io.tablestream.core.command.EntityOperation;
 import io.tablestream.core.command.Outcome;
@@ -70,12 +73,12 @@ class DeterministicReplayTest {
     private static final Instant T0 = Instant.parse("2024-05-01T12:00:00Z");
     private static final Topics TOPICS = Topics.withPrefix("ts");
     /** The task's own stores and their key types (the global registry store is set apart). */
-    private static final Map<String, Serde<?>> STORES = Map.of(StoreNames.ENTITIES, Serdes.Bytes(),
-            StoreNames.EXPIRY, Serdes.Bytes(), StoreNames.TASK_META, Serdes.String(),
-            StoreNames.TABLE_NAMES, Serdes.String(), StoreNames.ACCOUNTS, Serdes.String(),
-            StoreNames.PARTITION_TABLES, Serdes.String(), StoreNames.HISTORY, Serdes.Bytes(),
-            StoreNames.INDEXES, Serdes.Bytes(), StoreNames.INDEX_BUILDS, Serdes.String(),
-            StoreNames.TRANSACTIONS, Serdes.String());
+    private static final Map<String, Serde<?>> STORES = Map.ofEntries(Map.entry(StoreNames.ENTITIES, Serdes.Bytes()),
+            Map.entry(StoreNames.EXPIRY, Serdes.Bytes()), Map.entry(StoreNames.TASK_META, Serdes.String()),
+            Map.entry(StoreNames.TABLE_NAMES, Serdes.String()), Map.entry(StoreNames.ACCOUNTS, Serdes.String()),
+            Map.entry(StoreNames.PARTITION_TABLES, Serdes.String()), Map.entry(StoreNames.HISTORY, Serdes.Bytes()),
+            Map.entry(StoreNames.INDEXES, Serdes.Bytes()), Map.entry(StoreNames.INDEX_BUILDS, Serdes.String()),
+            Map.entry(StoreNames.TRANSACTIONS, Serdes.String()), Map.entry(StoreNames.JOBS, Serdes.String()));
 
     /** One record of the partition's log, as Kafka would hold it. */
     private record LogRecord(byte[] key, byte[] value, long timestamp) {
@@ -122,7 +125,11 @@ class DeterministicReplayTest {
                     .isEqualTo(original.dump(StoreNames.INDEXES));
             assertThat(replay.dump(StoreNames.TRANSACTIONS)).as("transactions replayed from commit %d", commit)
                     .isEqualTo(original.dump(StoreNames.TRANSACTIONS));
+            assertThat(replay.dump(StoreNames.JOBS)).as("jobs replayed from commit %d", commit)
+                    .isEqualTo(original.dump(StoreNames.JOBS));
         }
+        assertThat(workload.copied()).as("a copy of the present, with writes between its steps")
+                .isEqualTo(workload.snapshot());
     }
 
     @Test
@@ -209,6 +216,7 @@ class DeterministicReplayTest {
             now = now.plusSeconds(30);
             write(sensors, "d", EntityOperation.of(Type.INSERT, "x", null, props(11)));                 // expired: insert again
             write(sensors, "d", EntityOperation.of(Type.MERGE, "w", "*", props(12)));                  // not yet expired
+            jobs(orders);
             // a whole partition deleted (its rows swept by a punctuator whenever it runs), then written again
             send(new PartitionDeletion(header(at()), orders, TableName.of("Orders"), "p"));
             write(orders, "p", EntityOperation.of(Type.INSERT, "a", null, props(50)));                 // gone: inserted
@@ -237,6 +245,76 @@ class DeterministicReplayTest {
             task.fireEveryPunctuator();
             appendNotices(); // sweeps the deleted table's rows
             write(again, "p", EntityOperation.of(Type.INSERT, "b", null, props(18)));
+        }
+
+        /** The rows of the copy of Orders, and of Orders when the copy reached the partition. */
+        private Map<String, Map<String, EdmValue>> copiedRows;
+        private Map<String, Map<String, EdmValue>> snapshotRows;
+        private final List<LogRecord> held = new ArrayList<>();
+
+        /**
+         * Two jobs, two rows a step, each step followed by a write to the rows they walk: a copy of
+         * Orders' present (it keeps no history: a row about to change is copied first) and a deletion
+         * by filter. The copy must hold Orders as it stood when the copy reached the partition.
+         */
+        private void jobs(long orders) {
+            for (int i = 0; i < 8; i++) {
+                write(orders, "j", EntityOperation.of(Type.INSERT, "j" + i, null, props(60 + i)));
+            }
+            hold(new JobCommand(header(at()), new JobSpec.Restore(orders, TableName.of("Orders"),
+                    TableName.of("OrdersCopy"), null)));
+            interleave(orders);
+            copiedRows = rowsOf(task.tableIdOf("OrdersCopy"));
+            hold(new JobCommand(header(at()), new JobSpec.DeleteEntities(orders, TableName.of("Orders"),
+                    "V lt 68 and PartitionKey eq 'j'")));
+            interleave(orders);
+        }
+
+        /** Releases the held records one by one, a write to Orders after each. */
+        private void interleave(long orders) {
+            for (int k = 0; !held.isEmpty(); k++) {
+                LogRecord next = held.remove(0);
+                if (snapshotRows == null && LogCodecs.COMMAND.decode(next.value()) instanceof JobStep step
+                        && step.seq() == 0) {
+                    snapshotRows = rowsOf(orders);
+                }
+                held.addAll(append(next));
+                switch (k % 3) {
+                    case 0 -> write(orders, "j", EntityOperation.of(Type.INSERT_OR_MERGE, "j" + k % 8, null,
+                            props(90 + k)));
+                    case 1 -> write(orders, "j", EntityOperation.delete("j" + (k + 3) % 8, "*"));
+                    default -> write(orders, "j", EntityOperation.of(Type.INSERT_OR_REPLACE, "n" + k, null,
+                            props(50 + k)));
+                }
+            }
+        }
+
+        /** Appends a command, processes it, and holds what it wrote to the log instead of processing that. */
+        private void hold(Command command) {
+            held.addAll(append(new LogRecord(CommandKey.of(command).value().getBytes(StandardCharsets.UTF_8),
+                    LogCodecs.COMMAND.encode(command), command.header().acceptedAtMillis())));
+        }
+
+        /** Appends one record and processes it; returns the notices it wrote. */
+        private List<LogRecord> append(LogRecord record) {
+            task.clock.advance(Duration.ofSeconds(1));
+            long offset = log.size();
+            log.add(record);
+            byOffset.put(offset, task.process(record, offset));
+            snapshots.add(task.snapshot());
+            return task.notices();
+        }
+
+        private Map<String, Map<String, EdmValue>> rowsOf(long tableId) {
+            return task.rows(tableId);
+        }
+
+        Map<String, Map<String, EdmValue>> copied() {
+            return copiedRows;
+        }
+
+        Map<String, Map<String, EdmValue>> snapshot() {
+            return snapshotRows;
         }
 
         boolean sawEveryKindOfOutcome() {
@@ -332,7 +410,8 @@ class DeterministicReplayTest {
             });
             store(StoreNames.REGISTRY, Serdes.String());
             ProcessorSettings settings = new ProcessorSettings(TOPICS, 1,
-                    io.tablestream.processor.Housekeeping.DEFAULTS.withSweep(Duration.ofSeconds(5), 1000), clock, new AppliedOffsets(), new RegistryEvents(), ApplyObserver.NONE,
+                    io.tablestream.processor.Housekeeping.DEFAULTS.withSweep(Duration.ofSeconds(5), 1000).withJobSteps(2),
+                    clock, new AppliedOffsets(), new RegistryEvents(), ApplyObserver.NONE,
                     WriteAnswers.atDecision(outcome -> {
                         handedOff.add(outcome);
                         return false; // the outcome is written too: the test compares every output
@@ -444,6 +523,26 @@ class DeterministicReplayTest {
                 }
             }
             return out;
+        }
+
+        /** The rows of table {@code tableId}, "pk/rk" to properties. */
+        Map<String, Map<String, EdmValue>> rows(long tableId) {
+            Map<String, Map<String, EdmValue>> out = new java.util.TreeMap<>();
+            dump(StoreNames.ENTITIES, v -> v).forEach((k, v) -> {
+                byte[] key = ((Bytes) k).get();
+                if (io.tablestream.core.storekey.KeyCodec.tableId(key) == tableId) {
+                    var entityKey = io.tablestream.core.storekey.KeyCodec.decode(key);
+                    out.put(entityKey.partitionKey() + "/" + entityKey.rowKey(), io.tablestream.schemas.StoredEntityCodec
+                            .decode(entityKey.partitionKey(), entityKey.rowKey(), v).entity().properties());
+                }
+            });
+            return out;
+        }
+
+        /** The id of the live table {@code name} this task published. */
+        long tableIdOf(String name) {
+            byte[] record = published.get(RegistryKey.byName(ACCOUNT, TableName.of(name)));
+            return LogCodecs.TABLE_RECORD.decode(record).tableId();
         }
 
         /** A store's content with values as comparable strings. */
