@@ -1,6 +1,7 @@
 package io.tablestream.processor.internal;
 
 import io.tablestream.core.command.ChangeEvent;
+import io.tablestream.core.command.JobStatus;
 import io.tablestream.core.error.ErrorCode;
 import io.tablestream.core.error.TableServiceException;
 import io.tablestream.core.filter.IndexCondition;
@@ -351,7 +352,7 @@ public final class StreamsEntityStore implements EntityStore {
     }
 
     @Override
-    public Optional<io.tablestream.core.command.JobStatus> job(StoreReplica replica, int partition, String account,
+    public Optional<JobStatus> job(StoreReplica replica, int partition, String account,
                                                             String jobId) {
         ReadOnlyKeyValueStore<String, byte[]> store = jobStore(replica, partition);
         try {
@@ -363,9 +364,9 @@ public final class StreamsEntityStore implements EntityStore {
     }
 
     @Override
-    public List<io.tablestream.core.command.JobStatus> jobs(StoreReplica replica, int partition, String account) {
+    public List<JobStatus> jobs(StoreReplica replica, int partition, String account) {
         ReadOnlyKeyValueStore<String, byte[]> store = jobStore(replica, partition);
-        List<io.tablestream.core.command.JobStatus> out = new ArrayList<>();
+        List<JobStatus> out = new ArrayList<>();
         String prefix = JobKeys.statusPrefix(account);
         try (KeyValueIterator<String, byte[]> it = store.range(prefix, JobKeys.end(prefix))) {
             while (it.hasNext()) {

@@ -1,6 +1,7 @@
 package io.tablestream.processor.store;
 
 import io.tablestream.core.command.ChangeEvent;
+import io.tablestream.core.command.JobStatus;
 import io.tablestream.core.filter.IndexCondition;
 import io.tablestream.core.model.EdmDateTime;
 import io.tablestream.core.model.EntityKey;
@@ -116,13 +117,13 @@ public interface EntityStore {
      * The status of job {@code jobId} of {@code account}, from the local copy of the {@code jobs}
      * store of {@code partition} (its coordinator's: the partition of the account's key).
      */
-    default Optional<io.tablestream.core.command.JobStatus> job(StoreReplica replica, int partition, String account,
+    default Optional<JobStatus> job(StoreReplica replica, int partition, String account,
                                                              String jobId) {
         return Optional.empty();
     }
 
     /** Every job of {@code account} the local copy of {@code partition}'s {@code jobs} store keeps (its coordinator's). */
-    default List<io.tablestream.core.command.JobStatus> jobs(StoreReplica replica, int partition, String account) {
+    default List<JobStatus> jobs(StoreReplica replica, int partition, String account) {
         return List.of();
     }
 }
