@@ -223,14 +223,17 @@ class JobsIT {
                 new TableEntity("b", "r1").addProperty("N", 1), new TableEntity("b", "r2").addProperty("N", 2)));
         OffsetDateTime expiry = OffsetDateTime.now(ZoneOffset.UTC).plusHours(1);
         String readOnly = table.generateSas(new TableSasSignatureValues(expiry, TableSasPermission.parse("rau")));
+        // PartitionKey b up to RowKey r5 (the SDK sets a RowKey bound with each PartitionKey bound)
         String partitionB = table.generateSas(new TableSasSignatureValues(expiry, TableSasPermission.parse("d"))
-                .setStartPartitionKey("b").setEndPartitionKey("b"));
+                .setStartPartitionKey("b").setStartRowKey("").setEndPartitionKey("b").setEndRowKey("r5"));
         JobRequests jobs = new JobRequests(RawTableClient.to(server).signing(RawTableClient.Signing.NONE));
 
         assertError(jobs.deleteWhere(name, "PartitionKey eq 'b'", readOnly), 403, "AuthorizationPermissionMismatch");
         assertError(jobs.deleteWhere(name, "N eq 1", partitionB), 403, "AuthorizationFailure");
         assertError(jobs.deleteWhere(name, "PartitionKey ge 'a' and N eq 1", partitionB), 403, "AuthorizationFailure");
-        String id = JobRequests.jobId(jobs.deleteWhere(name, "PartitionKey eq 'b' and N eq 1", partitionB));
+        assertError(jobs.deleteWhere(name, "PartitionKey eq 'b' and N eq 1", partitionB), 403, "AuthorizationFailure");
+        String id = JobRequests.jobId(jobs.deleteWhere(name, "PartitionKey eq 'b' and RowKey le 'r5' and N eq 1",
+                partitionB));
 
         assertThat(entities(new JobRequests(RawTableClient.to(server)).awaitFinished(id, DONE))).isEqualTo(1);
         assertThat(TableFixtures.keysOf(table.listEntities())).containsExactly("a/r1", "b/r2");
