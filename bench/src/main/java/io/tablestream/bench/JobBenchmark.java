@@ -4,6 +4,7 @@ import io.tablestream.bench.lean.BatchLoad;
 import io.tablestream.bench.lean.LeanTableClient;
 import io.tablestream.bench.measure.Percentiles;
 import io.tablestream.bench.measure.ServerCpu;
+import io.tablestream.cli.http.TableAccount;
 import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -30,8 +31,6 @@ import java.util.regex.Pattern;
  * [--server-pid pid]} ({@code --table}: an existing table of N rows loaded by an earlier run).
  */
 public final class JobBenchmark {
-    private static final String KEY =
-            "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==";
     private static final Pattern ID = Pattern.compile("\"Id\":\"([^\"]+)\"");
     private static final Pattern STATE = Pattern.compile("\"State\":\"([A-Za-z]+)\"");
     private static final Pattern ENTITIES = Pattern.compile("\"Entities\":(\\d+)");
@@ -46,7 +45,7 @@ public final class JobBenchmark {
         int deleted = Integer.parseInt(o.getOrDefault("delete", "250000"));
         long pid = Long.parseLong(o.getOrDefault("server-pid", "-1"));
         LeanTableClient client = new LeanTableClient(endpoint,
-                LeanTableClient.accountSas(endpoint, "devstoreaccount1", KEY));
+                LeanTableClient.accountSas(endpoint, TableAccount.EMULATOR_ACCOUNT, TableAccount.EMULATOR_KEY));
         String table = o.get("table");
         if (table == null) {
             table = "JobBench" + Long.toString(System.currentTimeMillis(), 36);
