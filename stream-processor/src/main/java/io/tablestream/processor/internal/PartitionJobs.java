@@ -33,6 +33,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.state.KeyValueIterator;
@@ -252,29 +254,12 @@ final class PartitionJobs {
         Filter filter = filter(share.next().jobId(), work);
         ByteRange range = range(share.next().jobId(), work).startingAt(share.cursor());
         List<StoredEntity> doomed = new ArrayList<>();
-        byte[] resumeAt = null;
-        int examined = 0;
-        try (KeyValueIterator<Bytes, byte[]> it = entities.range(Bytes.wrap(range.fromInclusive()),
-                Bytes.wrap(range.toExclusive()))) {
-            while (it.hasNext()) {
-                KeyValue<Bytes, byte[]> kv = it.next();
-                byte[] key = kv.key.get();
-                if (!range.contains(key)) {
-                    break;
-                }
-                if (examined == batch) {
-                    resumeAt = key;
-                    break;
-                }
-                examined++;
-                EntityKey k = KeyCodec.decode(key);
-                StoredEntity s = StoredEntityCodec.decode(k.partitionKey(), k.rowKey(), kv.value);
-                if (s.entity().timestamp().epochTicks() <= share.cutTicks() && !s.isExpiredAt(time)
-                        && !tables.deletedWithPartition(work.tableId(), s) && filter.test(s.entity())) {
-                    doomed.add(s);
-                }
+        byte[] resumeAt = eachRow(range, () -> false, s -> {
+            if (s.entity().timestamp().epochTicks() <= share.cutTicks() && !s.isExpiredAt(time)
+                    && !tables.deletedWithPartition(work.tableId(), s) && filter.test(s.entity())) {
+                doomed.add(s);
             }
-        }
+        });
         if (!doomed.isEmpty()) {
             TableRecord table = tables.live(work.tableId(), share.next().header().account()).orElseThrow();
             EdmDateTime at = taskState.nextTimestamp(time);
@@ -310,31 +295,39 @@ final class PartitionJobs {
             }
             resumeAt = versions.resumeAt();
         } else {
-            resumeAt = null;
-            int examined = 0;
-            try (KeyValueIterator<Bytes, byte[]> it = entities.range(Bytes.wrap(range.fromInclusive()),
-                    Bytes.wrap(range.toExclusive()))) {
-                while (it.hasNext()) {
-                    KeyValue<Bytes, byte[]> kv = it.next();
-                    byte[] key = kv.key.get();
-                    if (!range.contains(key)) {
-                        break;
-                    }
-                    if (examined == batch || copies.bytes() >= STEP_BYTES) {
-                        resumeAt = key;
-                        break;
-                    }
-                    examined++;
-                    EntityKey k = KeyCodec.decode(key);
-                    StoredEntity s = StoredEntityCodec.decode(k.partitionKey(), k.rowKey(), kv.value);
-                    if (atCut(share, s)) {
-                        copies.add(s);
-                    }
+            resumeAt = eachRow(range, () -> copies.bytes() >= STEP_BYTES, s -> {
+                if (atCut(share, s)) {
+                    copies.add(s);
                 }
-            }
+            });
         }
         copies.flush();
         return new Batch(copies.count(), resumeAt);
+    }
+
+    /**
+     * Hands the rows of {@code range} to {@code row} in key order, at most a batch of them and none
+     * once {@code full} says so; returns where the next batch resumes, or null at the range's end.
+     */
+    private byte[] eachRow(ByteRange range, BooleanSupplier full, Consumer<StoredEntity> row) {
+        int examined = 0;
+        try (KeyValueIterator<Bytes, byte[]> it = entities.range(Bytes.wrap(range.fromInclusive()),
+                Bytes.wrap(range.toExclusive()))) {
+            while (it.hasNext()) {
+                KeyValue<Bytes, byte[]> kv = it.next();
+                byte[] key = kv.key.get();
+                if (!range.contains(key)) {
+                    return null;
+                }
+                if (examined == batch || full.getAsBoolean()) {
+                    return key;
+                }
+                examined++;
+                EntityKey k = KeyCodec.decode(key);
+                row.accept(StoredEntityCodec.decode(k.partitionKey(), k.rowKey(), kv.value));
+            }
+        }
+        return null;
     }
 
     private static final long TICKS_PER_MILLI = EdmDateTime.TICKS_PER_SECOND / 1000;
