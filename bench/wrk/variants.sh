@@ -32,6 +32,8 @@ ENTITIES=${ENTITIES:-100000} WARM_WRITES=${WARM_WRITES:-120} WARM_READS=${WARM_R
 W16=${W16:-20} W1=${W1:-10} G16=${G16:-10}
 JAVA_OPTS=${JAVA_OPTS:--Xmx1g}
 OUT=${OUT:-$root/bench/target/variants/$(date +%Y%m%d-%H%M%S)}
+# the account SAS and table that put.lua and get.lua read (cpu-per-op.sh makes the same when unset)
+export SAS=${SAS:-$(python3 "$here/sas.py")} TABLE=${TABLE:-bench}
 mkdir -p "$OUT/lib"
 source "$root/scripts/ready.sh"
 
