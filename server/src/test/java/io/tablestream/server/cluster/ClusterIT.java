@@ -596,13 +596,13 @@ class ClusterIT {
         Node victim = nodes.stream().filter(n -> ints(instanceOf(n), "active").contains(coordinator)).findFirst()
                 .orElseThrow();
         Node other = nodes.stream().filter(n -> n != victim).findFirst().orElseThrow();
-        String source = givenHundredPerPartitionKey(other, "JobSrc");
-        String doomed = givenHundredPerPartitionKey(other, "JobDel");
+        String source = givenRowsPerPartitionKey(other, "JobSrc");
+        String doomed = givenRowsPerPartitionKey(other, "JobDel");
         String copy = TableNames.unique("Copy");
         JobRequests viaVictim = new JobRequests(new RawTableClient(victim.port));
 
         String restore = JobRequests.jobId(viaVictim.restore(source, copy, null));
-        String deletion = JobRequests.jobId(viaVictim.deleteWhere(doomed, "N lt 40", null));
+        String deletion = JobRequests.jobId(viaVictim.deleteWhere(doomed, "N lt 10", null));
         victim.process.kill();
 
         JobRequests viaOther = new JobRequests(new RawTableClient(other.port));
@@ -610,17 +610,17 @@ class ClusterIT {
         Map<String, Object> deleted = viaOther.awaitFinished(deletion, Duration.ofSeconds(120));
         LOG.info("Jobs across kill -9 of {}: restore {}, deletion {}", victim.id, restored, deleted);
         assertThat(restored).containsEntry("State", "Completed");
-        assertThat(((Number) restored.get("Entities")).longValue()).isEqualTo(24 * 100);
+        assertThat(((Number) restored.get("Entities")).longValue()).isEqualTo(24 * 25);
         assertThat(deleted).containsEntry("State", "Completed");
-        assertThat(((Number) deleted.get("Entities")).longValue()).isEqualTo(24 * 40);
+        assertThat(((Number) deleted.get("Entities")).longValue()).isEqualTo(24 * 10);
         TableServiceClient service = other.client();
         assertThat(service.getTableClient(copy).listEntities().stream().map(e -> e.getPartitionKey() + "/"
                 + e.getRowKey() + "/" + e.getProperty("N")).sorted().toList())
                 .isEqualTo(service.getTableClient(source).listEntities().stream().map(e -> e.getPartitionKey() + "/"
                         + e.getRowKey() + "/" + e.getProperty("N")).sorted().toList())
-                .hasSize(24 * 100);
-        assertThat(service.getTableClient(doomed).listEntities().stream()).hasSize(24 * 60)
-                .allMatch(e -> (Integer) e.getProperty("N") >= 40);
+                .hasSize(24 * 25);
+        assertThat(service.getTableClient(doomed).listEntities().stream()).hasSize(24 * 15)
+                .allMatch(e -> (Integer) e.getProperty("N") >= 10);
         RawTableClient raw = new RawTableClient(other.port);
         List<Map<String, Object>> feed = new ArrayList<>();
         String cursor = null;
@@ -638,18 +638,18 @@ class ClusterIT {
             assertThat(System.nanoTime()).as("the change feed read to its end").isLessThan(deadline);
         }
         assertThat(feed.stream().filter(e -> "Deleted".equals(e.get("Operation"))).map(e -> e.get("PartitionKey")
-                + "/" + e.get("RowKey")).toList()).as("one change-feed event per deletion").hasSize(24 * 40)
+                + "/" + e.get("RowKey")).toList()).as("one change-feed event per deletion").hasSize(24 * 10)
                 .doesNotHaveDuplicates();
     }
 
-    /** A new table (its name starting {@code prefix}) of 100 entities on each of 24 PartitionKeys, {@code N} = 0..99. */
-    private String givenHundredPerPartitionKey(Node via, String prefix) {
+    /** A new table (its name starting {@code prefix}) of 25 entities on each of 24 PartitionKeys, {@code N} = 0..24. */
+    private String givenRowsPerPartitionKey(Node via, String prefix) {
         String name = TableNames.unique(prefix);
         TableClient table = via.client().createTable(name);
         awaitTableEverywhere(name);
         for (int pk = 0; pk < 24; pk++) {
             List<TableTransactionAction> batch = new ArrayList<>();
-            for (int rk = 0; rk < 100; rk++) {
+            for (int rk = 0; rk < 25; rk++) {
                 batch.add(new TableTransactionAction(TableTransactionActionType.CREATE,
                         new TableEntity("k" + pk, String.format("r%03d", rk)).addProperty("N", rk)));
             }
