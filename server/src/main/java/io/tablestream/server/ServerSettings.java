@@ -30,8 +30,12 @@ public final class ServerSettings {
             "Prefix of every topic and of the stream processor's application id.");
     public static final Setting<Integer> PARTITIONS = Setting.integer("partitions", 8,
             "Partitions of the commands, outcomes and changes topics when Tablestream creates them.");
-    public static final Setting<Integer> REPLICATION_FACTOR = Setting.integer("replication-factor", 1,
-            "Replication factor of the topics Tablestream creates (3 on a production cluster).");
+    public static final Setting<Integer> REPLICATION_FACTOR = Setting.integer("replication-factor", 0,
+            "Replicas of each partition of the topics Tablestream creates; 0: three, or as many as the cluster has"
+                    + " brokers when it has fewer (one on the embedded broker).");
+    public static final Setting<Integer> MIN_INSYNC_REPLICAS = Setting.integer("min-insync-replicas", 0,
+            "Replicas that must have a write before Kafka acknowledges it (min.insync.replicas of the topics"
+                    + " Tablestream creates); 0: two when there are three replicas or more, else one.");
     public static final Setting<Integer> STREAM_THREADS = Setting.integer("stream-threads", 2,
             "Stream threads of this instance (two: one processes while the other commits).");
     public static final Setting<Integer> STANDBY_REPLICAS = Setting.integer("standby-replicas", 0,
@@ -198,7 +202,7 @@ public final class ServerSettings {
 
     public static final List<Setting<?>> ALL = List.of(HOST, PORT, DATA_DIR, KAFKA_BOOTSTRAP_SERVERS, KAFKA_PORT,
             KAFKA_CONTROLLER_PORT, KAFKA_STARTUP_TIMEOUT_MS, PROCESSOR_STARTUP_TIMEOUT_MS, TOPIC_PREFIX,
-            PARTITIONS, REPLICATION_FACTOR, STREAM_THREADS, STANDBY_REPLICAS, COMMIT_INTERVAL_MS, ANSWER_AT_DECISION,
+            PARTITIONS, REPLICATION_FACTOR, MIN_INSYNC_REPLICAS, STREAM_THREADS, STANDBY_REPLICAS, COMMIT_INTERVAL_MS, ANSWER_AT_DECISION,
             INSTANCE_ID,
             ADVERTISED_ADDRESS, ACCOUNTS, EMULATOR_ACCOUNT, ANONYMOUS_ACCESS, WRITE_TIMEOUT_MS, SESSION_TIMEOUT_MS,
             QUERY_ROW_BUDGET, CHANGE_FEED_READERS, CHANGE_FEED_RECORD_BUDGET, QUERY_PAGE_BYTES, TABLE_SCAN_BUDGET,

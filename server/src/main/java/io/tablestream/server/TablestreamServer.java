@@ -49,6 +49,7 @@ import java.util.UUID;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.streams.StreamsConfig;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.slf4j.Logger;
@@ -327,6 +328,11 @@ public final class TablestreamServer implements AutoCloseable {
                 config.get(ServerSettings.GROUP_HEARTBEAT_INTERVAL_MS));
         overrides.put(StreamsConfig.producerPrefix(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG),
                 config.get(ServerSettings.TRANSACTION_TIMEOUT_MS));
+        if (config.get(ServerSettings.MIN_INSYNC_REPLICAS) > 0) {
+            // every topic's, as Kafka Streams names it for its own topics; the processor's topics follow it
+            overrides.put(StreamsConfig.topicPrefix(TopicConfig.MIN_IN_SYNC_REPLICAS_CONFIG),
+                    Integer.toString(config.get(ServerSettings.MIN_INSYNC_REPLICAS)));
+        }
         overrides.putAll(config.passThrough(ServerSettings.KAFKA_PREFIX));
         overrides.putAll(config.passThrough(ServerSettings.STREAMS_PREFIX));
         return overrides;

@@ -22,9 +22,13 @@ import org.junit.jupiter.api.Test;
  * every Tablestream variable it sets is a setting the server reads, with a value the setting
  * accepts; each instance advertises its own service name and port; host ports, instance ids and
  * broker ids are unique; the bootstrap servers and controller voters name the brokers' own
- * listeners; replication and standbys fit the cluster.
+ * listeners; replication and standbys fit the cluster; every broker keeps its log on its volume
+ * (so re-creating its container keeps its data) and has a health check, and the instances start
+ * once every broker is healthy. ({@code BrokerHealthCheckIT} runs the brokers' health check
+ * against a real broker.)
  */
 class ComposeFileTest {
+    private static Map<String, Object> compose;
     private static Map<String, Map<String, Object>> services;
 
     @BeforeAll
@@ -32,7 +36,7 @@ class ComposeFileTest {
     static void readComposeFile() throws IOException {
         Path file = Path.of("..", "compose.yaml");
         assertThat(file).exists();
-        Map<String, Object> compose = new ObjectMapper(new YAMLFactory()).readValue(Files.readString(file), Map.class);
+        compose = new ObjectMapper(new YAMLFactory()).readValue(Files.readString(file), Map.class);
         services = (Map<String, Map<String, Object>>) compose.get("services");
     }
 
@@ -155,6 +159,97 @@ class ComposeFileTest {
         assertThat(Base64.getUrlDecoder().decode(clusterIds.iterator().next())).hasSize(16);
     }
 
+    @Test
+    @SuppressWarnings("unchecked")
+    void everyBrokerKeepsItsLogDirectoryOnItsOwnVolume() {
+        Map<String, Object> declared = (Map<String, Object>) compose.get("volumes");
+        Set<String> used = new HashSet<>();
+        for (String broker : brokers()) {
+            String logDirs = environment(broker).get("KAFKA_LOG_DIRS");
+            assertThat(logDirs).as(broker + " sets KAFKA_LOG_DIRS (else the image logs to /tmp/kraft-combined-logs)")
+                    .isNotBlank();
+            List<String> volumes = (List<String>) services.get(broker).get("volumes");
+            assertThat(volumes).as(broker + "'s volumes").isNotNull();
+            Map<String, String> mounts = new java.util.HashMap<>();
+            for (String volume : volumes) {
+                String[] parts = volume.split(":");
+                mounts.put(parts[1], parts[0]);
+            }
+            for (String dir : logDirs.split(",")) {
+                String volume = mounts.get(dir);
+                assertThat(volume).as(broker + " log directory " + dir + " is a mounted volume").isNotNull();
+                assertThat(declared).as("named volumes").containsKey(volume);
+                assertThat(used.add(volume)).as("volume " + volume + " belongs to one broker").isTrue();
+            }
+        }
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void instancesStartOnceEveryBrokerIsHealthy() {
+        for (String service : tablestreams()) {
+            Map<String, Object> dependsOn = (Map<String, Object>) services.get(service).get("depends_on");
+            assertThat(dependsOn).as(service + " depends on").containsOnlyKeys(brokers().toArray(String[]::new));
+            dependsOn.values().forEach(condition -> assertThat((Map<String, Object>) condition)
+                    .as(service).containsEntry("condition", "service_healthy"));
+        }
+    }
+
+    /**
+     * Every broker's health check sends an ApiVersions request to its own client listener and passes
+     * only on a well-formed answer without error: here against a stand-in that answers as a broker
+     * does (and {@code BrokerHealthCheckIT} against a real one), one that answers an error, one that
+     * accepts and never answers (the port of a broker still starting), and a closed port.
+     */
+    @Test
+    void eachBrokerChecksItsHealthWithACommandThatPassesOnlyWhenTheBrokerAnswers() throws Exception {
+        for (String broker : brokers()) {
+            assertThat(brokerHealthCheck(broker)).as(broker).contains("/dev/tcp/127.0.0.1/9092 ");
+            assertThat(environment(broker).get("KAFKA_LISTENERS")).contains("PLAINTEXT://:9092");
+        }
+        String command = brokerHealthCheck(brokers().get(0));
+        byte[] answer = {0, 0, 0, 20, 0, 0, 0, 1, 0, 0, 0, 0, 0, 1, 0, 18, 0, 0, 0, 3};
+        byte[] refusal = {0, 0, 0, 6, 0, 0, 0, 1, 0, 35};
+        assertThat(run(command.replace("127.0.0.1/9092", "127.0.0.1/" + answering(answer)))).as("answers").isZero();
+        assertThat(run(command.replace("127.0.0.1/9092", "127.0.0.1/" + answering(refusal)))).as("error").isNotZero();
+        assertThat(runWithin(3, command.replace("127.0.0.1/9092", "127.0.0.1/" + answering(null)))).as("silent")
+                .isNotZero();
+        assertThat(run(command.replace("127.0.0.1/9092", "127.0.0.1/1"))).as("nothing listening").isNotZero();
+    }
+
+    /** The brokers' health check command as Compose runs it ({@code $$} read as {@code $}). */
+    @SuppressWarnings("unchecked")
+    static String brokerHealthCheck(String broker) {
+        Map<String, Object> check = (Map<String, Object>) services.get(broker).get("healthcheck");
+        assertThat(check).as(broker + " has a health check").isNotNull();
+        List<String> test = (List<String>) check.get("test");
+        assertThat(test.subList(0, 3)).isEqualTo(List.of("CMD", "bash", "-c"));
+        return test.get(3).replace("$$", "$");
+    }
+
+    /**
+     * A local port whose server reads a request and answers {@code answer} (null: never answers),
+     * once; it serves on a daemon thread.
+     */
+    private static int answering(byte[] answer) throws IOException {
+        java.net.ServerSocket server = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress());
+        Thread t = new Thread(() -> {
+            try (server; java.net.Socket s = server.accept()) {
+                s.getInputStream().readNBytes(14);
+                if (answer != null) {
+                    s.getOutputStream().write(answer);
+                    s.getOutputStream().flush();
+                }
+                s.getInputStream().read(); // until the client is done
+            } catch (IOException e) {
+                // the client went away
+            }
+        }, "fake-broker");
+        t.setDaemon(true);
+        t.start();
+        return server.getLocalPort();
+    }
+
     /**
      * Every instance has a health check that asks its own port for {@code /_health/ready}; the command
      * itself (as Compose runs it, {@code $$} read as {@code $}) is run here against a small HTTP server:
@@ -194,7 +289,16 @@ class ComposeFileTest {
                 .isNotZero();
     }
 
-    private static int run(String bashCommand) throws Exception {
+    /** Runs {@code bashCommand}, ended after {@code seconds} as Compose ends a health check past its timeout. */
+    static int runWithin(int seconds, String bashCommand) throws Exception {
+        Process p = new ProcessBuilder("timeout", Integer.toString(seconds), "bash", "-c", bashCommand)
+                .redirectErrorStream(true).start();
+        p.getInputStream().transferTo(java.io.OutputStream.nullOutputStream());
+        assertThat(p.waitFor(seconds + 10L, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+        return p.exitValue();
+    }
+
+    static int run(String bashCommand) throws Exception {
         Process p = new ProcessBuilder("bash", "-c", bashCommand).redirectErrorStream(true).start();
         p.getInputStream().transferTo(java.io.OutputStream.nullOutputStream());
         assertThat(p.waitFor(10, java.util.concurrent.TimeUnit.SECONDS)).isTrue();

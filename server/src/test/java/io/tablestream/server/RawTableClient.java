@@ -45,7 +45,7 @@ public final class RawTableClient {
     /** How a request proves who sent it. */
     public enum Signing { SHARED_KEY_LITE, SHARED_KEY, NONE }
 
-    private final String host = "127.0.0.1";
+    private final String host;
     private final int port;
     private final byte[] key;
     private final Signing signing;
@@ -53,7 +53,8 @@ public final class RawTableClient {
     private final HttpClient http;
     private final String scheme;
 
-    private RawTableClient(int port, byte[] key, Signing signing, HttpClient http, String scheme) {
+    private RawTableClient(String host, int port, byte[] key, Signing signing, HttpClient http, String scheme) {
+        this.host = host;
         this.port = port;
         this.key = key;
         this.signing = signing;
@@ -61,13 +62,18 @@ public final class RawTableClient {
         this.scheme = scheme;
     }
 
-    private RawTableClient(int port, byte[] key, Signing signing) {
-        this(port, key, signing, HTTP, "http");
+    private RawTableClient(String host, int port, byte[] key, Signing signing) {
+        this(host, port, key, signing, HTTP, "http");
     }
 
     /** Requests signed with SharedKeyLite by the emulator account's key. */
     public RawTableClient(int port) {
-        this(port, Base64.getDecoder().decode(TablestreamServerExtension.EMULATOR_KEY), Signing.SHARED_KEY_LITE);
+        this("127.0.0.1", port);
+    }
+
+    /** Requests to a server listening at {@code host}, signed as {@link #RawTableClient(int)}'s. */
+    public RawTableClient(String host, int port) {
+        this(host, port, Base64.getDecoder().decode(TablestreamServerExtension.EMULATOR_KEY), Signing.SHARED_KEY_LITE);
     }
 
     public static RawTableClient to(TablestreamServerExtension.RunningServer server) {
@@ -76,12 +82,12 @@ public final class RawTableClient {
 
     /** The same client signing with {@code base64Key}, which need not be the account's. */
     public RawTableClient withKey(String base64Key) {
-        return new RawTableClient(port, Base64.getDecoder().decode(base64Key), signing, http, scheme);
+        return new RawTableClient(host, port, Base64.getDecoder().decode(base64Key), signing, http, scheme);
     }
 
     /** The same client signing every request this way (each request may still choose otherwise). */
     public RawTableClient signing(Signing how) {
-        return new RawTableClient(port, key, how, http, scheme);
+        return new RawTableClient(host, port, key, how, http, scheme);
     }
 
     /**
@@ -89,7 +95,7 @@ public final class RawTableClient {
      * with {@link Request#send()} and {@link Request#sendAsync()} (the socket-level methods stay plain).
      */
     public RawTableClient overHttps(javax.net.ssl.SSLContext tls) {
-        return new RawTableClient(port, key, signing, HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+        return new RawTableClient(host, port, key, signing, HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
                 .connectTimeout(TIMEOUT).sslContext(tls).build(), "https");
     }
 

@@ -1,6 +1,7 @@
 package io.tablestream.processor;
 
 import io.tablestream.processor.internal.BoundedRocksDbMemory;
+import io.tablestream.processor.internal.ClusterContact;
 import io.tablestream.processor.internal.HangingTransactions;
 import io.tablestream.processor.internal.state.CommitNotifyingClientSupplier;
 import io.tablestream.processor.internal.StreamsEntityStore;
@@ -49,6 +50,7 @@ public final class StreamProcessor implements AutoCloseable {
     private final StreamProcessorConfig config;
     private final Topics topics;
     private final int commandPartitions;
+    private final TopicReplication replication;
     private final ProcessorSettings settings;
     private final KafkaStreams streams;
     private final EntityStore entities;
@@ -57,14 +59,18 @@ public final class StreamProcessor implements AutoCloseable {
     private final Deque<Instant> threadFailures = new ArrayDeque<>();
     private final Admin admin;
     private final ScheduledExecutorService repairs;
+    /** Null on a single node. */
+    private final ClusterContact contact;
 
     private StreamProcessor(StreamProcessorConfig config, ApplyObserver observer, WriteAnswers answers) {
         this.config = config;
         this.topics = Topics.withPrefix(config.topicPrefix());
         this.admin = Admin.create(adminSettings(config));
         try {
-            this.commandPartitions = TopicInstaller.install(admin, config.bootstrapServers(), topics,
-                    config.partitions(), config.replicationFactor());
+            TopicInstaller.Installed installed = TopicInstaller.install(admin, config.bootstrapServers(), topics,
+                    config.partitions(), config.replicationFactor(), config.overrides());
+            this.commandPartitions = installed.commandPartitions();
+            this.replication = installed.replication();
         } catch (RuntimeException e) {
             admin.close(Duration.ofSeconds(5));
             throw e;
@@ -76,13 +82,17 @@ public final class StreamProcessor implements AutoCloseable {
         });
         this.settings = new ProcessorSettings(topics, commandPartitions, config.housekeeping(), config.clock(), new AppliedOffsets(), new RegistryEvents(), observer,
                 answers, new TransactionProgress(), new StreamProcessorMetrics(commandPartitions));
-        this.streams = new KafkaStreams(TablestreamTopology.build(settings), streamsProperties(config),
+        this.streams = new KafkaStreams(TablestreamTopology.build(settings), streamsProperties(config, replication),
                 new CommitNotifyingClientSupplier());
         this.streams.setUncaughtExceptionHandler(this::onThreadFailure);
         this.entities = new StreamsEntityStore(streams, config.clock(), settings.appliedOffsets(),
                 settings.transactions());
+        // Several instances: each must know when its copies may have gone to others without its knowing.
+        this.contact = config.applicationServer() == null ? null : new ClusterContact(admin, applicationId(config),
+                streams, topics.commands().name(), contactInterval(config), contactBound(config));
         this.replicas = new StreamsLocalReplicas(streams, config.lagRefresh(),
-                clientSettings(config, ConsumerConfig.configNames(), "lag-reader"), topics.commands().name());
+                clientSettings(config, ConsumerConfig.configNames(), "lag-reader"), topics.commands().name(),
+                contact == null ? () -> true : contact::copiesCurrent);
         this.registry = new StreamsTableRegistry(streams, settings.registryEvents());
         settings.metrics().attach(streams, topics.commands().name(),
                 config.stateDir().resolve(applicationId(config)));
@@ -143,6 +153,33 @@ public final class StreamProcessor implements AutoCloseable {
         } catch (java.util.concurrent.RejectedExecutionException e) {
             // closing
         }
+    }
+
+    /** How often an instance of several asks the cluster whether it answers: its group heartbeat interval, at most 1 s. */
+    private static Duration contactInterval(StreamProcessorConfig config) {
+        return Duration.ofMillis(Math.min(1_000, groupSetting(config, ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, 3_000)));
+    }
+
+    /**
+     * How long an instance of several that has not heard from the cluster still counts its copies as
+     * its own: the group's session timeout (after which the group moves a silent member's partitions)
+     * less a heartbeat interval.
+     */
+    private static Duration contactBound(StreamProcessorConfig config) {
+        long session = groupSetting(config, ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, 45_000);
+        long heartbeat = groupSetting(config, ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, 3_000);
+        return Duration.ofMillis(Math.max(heartbeat, session - heartbeat));
+    }
+
+    /** A setting of the stream threads' consumers as configured, or Kafka's default. */
+    private static long groupSetting(StreamProcessorConfig config, String name, long kafkaDefault) {
+        for (String key : java.util.List.of(StreamsConfig.mainConsumerPrefix(name), StreamsConfig.consumerPrefix(name), name)) {
+            Object value = config.overrides().get(key);
+            if (value != null) {
+                return Long.parseLong(value.toString().strip());
+            }
+        }
+        return kafkaDefault;
     }
 
     /**
@@ -220,7 +257,13 @@ public final class StreamProcessor implements AutoCloseable {
     /** {@code processing.exception.handler.global.enabled} (a deprecated name: 5.0 drops it and enables it). */
     private static final String PROCESSING_EXCEPTION_HANDLER_GLOBAL_ENABLED = "processing.exception.handler.global.enabled";
 
+    /** As {@link #streamsProperties(StreamProcessorConfig, TopicReplication)} on a single broker. */
     static Properties streamsProperties(StreamProcessorConfig config) {
+        return streamsProperties(config, TopicReplication.of(config.replicationFactor(), config.overrides(), 1));
+    }
+
+    /** Kafka Streams' settings, its changelogs replicated as {@code replication} says. */
+    static Properties streamsProperties(StreamProcessorConfig config, TopicReplication replication) {
         Properties p = new Properties();
         p.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId(config));
         p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
@@ -229,7 +272,8 @@ public final class StreamProcessor implements AutoCloseable {
         p.put(StreamsConfig.STATE_DIR_CONFIG, config.stateDir().toString());
         p.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, config.streamThreads());
         p.put(StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG, config.standbyReplicas());
-        p.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, (int) config.replicationFactor());
+        p.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, (int) replication.factor());
+        p.put(TopicReplication.MIN_IN_SYNC_OVERRIDE, Integer.toString(replication.minInSync()));
         p.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, 64L * 1024 * 1024);
         p.put(StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG, BoundedRocksDbMemory.class);
         p.putAll(BoundedRocksDbMemory.settings(config.storeMemory()));
@@ -342,6 +386,9 @@ public final class StreamProcessor implements AutoCloseable {
     @Override
     public void close() {
         repairs.shutdownNow();
+        if (contact != null) {
+            contact.close();
+        }
         replicas.close();
         boolean dynamic = !streamsProperties(config).containsKey(
                 StreamsConfig.consumerPrefix(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG));

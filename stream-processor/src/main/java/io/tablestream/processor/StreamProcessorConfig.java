@@ -12,7 +12,8 @@ import java.util.Objects;
  * @param bootstrapServers the Kafka cluster
  * @param topicPrefix prefix of every topic (and of the Streams application id)
  * @param partitions partitions of the commands, outcomes and changes topics when they are created
- * @param replicationFactor replication of every topic Tablestream creates, internal ones included
+ * @param replicationFactor replication of every topic Tablestream creates, internal ones included; 0 for
+ *                          {@link TopicReplication}'s choice (three, or fewer on a smaller cluster)
  * @param stateDir where RocksDB keeps the local state
  * @param instanceId this instance's stable name: its static group membership, so a restart takes its
  *                   partitions back at once instead of waiting out the session of its former self

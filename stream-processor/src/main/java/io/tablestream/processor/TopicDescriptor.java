@@ -3,6 +3,7 @@ package io.tablestream.processor;
 import java.util.Map;
 import java.util.Objects;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.serialization.Serde;
 
 /**
@@ -18,8 +19,14 @@ public record TopicDescriptor<K, V>(String name, Serde<K> keySerde, Serde<V> val
         config = Map.copyOf(config);
     }
 
-    /** The topic as it should be created, with {@code defaultPartitions} unless it fixes its own. */
-    public NewTopic newTopic(int defaultPartitions, short replicationFactor) {
-        return new NewTopic(name, partitions == null ? defaultPartitions : partitions, replicationFactor).configs(config);
+    /**
+     * The topic as it should be created, with {@code defaultPartitions} unless it fixes its own, and
+     * replicated as {@code replication} says (its own configs may still name a {@code min.insync.replicas}).
+     */
+    public NewTopic newTopic(int defaultPartitions, TopicReplication replication) {
+        Map<String, String> configs = new java.util.HashMap<>(config);
+        configs.putIfAbsent(TopicConfig.MIN_IN_SYNC_REPLICAS_CONFIG, Integer.toString(replication.minInSync()));
+        return new NewTopic(name, partitions == null ? defaultPartitions : partitions, replication.factor())
+                .configs(configs);
     }
 }

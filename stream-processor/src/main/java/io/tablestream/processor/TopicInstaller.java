@@ -3,6 +3,7 @@ package io.tablestream.processor;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
@@ -18,9 +19,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Creates the topics that do not exist yet, and reports how many partitions the commands topic
- * really has (an operator may have created it beforehand). It names the cluster it reached in the
- * log, so an operator sees which one an instance uses.
+ * Creates the topics that do not exist yet, replicated as {@link TopicReplication} says for the
+ * cluster it finds, and reports how many partitions the commands topic really has (an operator may
+ * have created it beforehand). It names the cluster it reached in the log, so an operator sees which
+ * one an instance uses.
  */
 public final class TopicInstaller {
     private static final Logger LOG = LoggerFactory.getLogger(TopicInstaller.class);
@@ -31,26 +33,33 @@ public final class TopicInstaller {
     private TopicInstaller() {
     }
 
+    /** What {@link #install} found and did: the commands topic's partitions, the replication of new topics. */
+    public record Installed(int commandPartitions, TopicReplication replication) {
+    }
+
     /**
-     * Ensures every topic exists through {@code admin} (connected to {@code bootstrapServers});
-     * returns the partition count of the commands topic.
+     * Ensures every topic exists through {@code admin} (connected to {@code bootstrapServers}), new
+     * ones with {@code partitions} partitions and {@code replicationFactor} replicas (0: as
+     * {@link TopicReplication#of} chooses for the cluster found, {@code overrides} naming the
+     * {@code min.insync.replicas} of every topic if they do).
      */
-    public static int install(Admin admin, String bootstrapServers, Topics topics, int partitions,
-                              short replicationFactor) {
+    public static Installed install(Admin admin, String bootstrapServers, Topics topics, int partitions,
+                                    short replicationFactor, Map<String, Object> overrides) {
         try {
-            logCluster(admin, bootstrapServers);
+            int brokers = logCluster(admin, bootstrapServers);
+            TopicReplication replication = TopicReplication.of(replicationFactor, overrides, brokers);
             Set<String> existing = admin.listTopics().names().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
             List<NewTopic> missing = new ArrayList<>();
             for (TopicDescriptor<?, ?> t : topics.all()) {
                 if (!existing.contains(t.name())) {
-                    missing.add(t.newTopic(partitions, replicationFactor));
+                    missing.add(t.newTopic(partitions, replication));
                 }
             }
             if (!missing.isEmpty()) {
                 for (var entry : admin.createTopics(missing).values().entrySet()) {
                     try {
                         entry.getValue().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
-                        LOG.info("Created topic {}", entry.getKey());
+                        LOG.info("Created topic {} ({})", entry.getKey(), replication);
                     } catch (ExecutionException e) {
                         if (!(e.getCause() instanceof TopicExistsException)) {
                             throw e;
@@ -63,7 +72,7 @@ public final class TopicInstaller {
             // (its metadata lags the controller's), which then says it does not exist: ask again.
             TopicDescription commands = untilTopicKnown(() -> admin.describeTopics(List.of(name)).allTopicNames()
                     .get(TIMEOUT_SECONDS, TimeUnit.SECONDS).get(name), Duration.ofSeconds(TIMEOUT_SECONDS));
-            return commands.partitions().size();
+            return new Installed(commands.partitions().size(), replication);
         } catch (ExecutionException | TimeoutException e) {
             throw new IllegalStateException("Cannot install the topics on " + bootstrapServers + ": " + e, e);
         } catch (InterruptedException e) {
@@ -72,12 +81,14 @@ public final class TopicInstaller {
         }
     }
 
-    private static void logCluster(Admin admin, String bootstrapServers)
+    /** Names the cluster in the log; returns how many brokers it has (those serving now). */
+    private static int logCluster(Admin admin, String bootstrapServers)
             throws ExecutionException, InterruptedException, TimeoutException {
         DescribeClusterResult cluster = admin.describeCluster();
         String id = cluster.clusterId().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
         int brokers = cluster.nodes().get(TIMEOUT_SECONDS, TimeUnit.SECONDS).size();
         LOG.info("Kafka cluster {} at {}: {} broker{}", id, bootstrapServers, brokers, brokers == 1 ? "" : "s");
+        return brokers;
     }
 
     /**

@@ -2,29 +2,80 @@ package io.tablestream.kafka.embedded;
 
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
- * The configuration of the single-node KRaft broker: one process that is both broker and the only
- * controller voter, every internal topic with one replica, nothing deleted by age or size unless a
- * topic asks for it, and no implicit topic creation.
+ * The configuration of one KRaft node that is both a broker and a controller voter: alone (the
+ * embedded single-node broker, every internal topic with one replica) or one of the nodes of a
+ * static quorum ({@link LocalKafkaCluster}: three replicas of every topic, two in sync for a write),
+ * nothing deleted by age or size unless a topic asks for it, and no implicit topic creation.
+ *
+ * @param quorum this node's id and the controller addresses of every voter
+ * @param startupTimeoutMillis how long Kafka's own start-up waits may take; 0 for Kafka's default
  */
-record BrokerProperties(Path dataDirectory, String host, int brokerPort, int controllerPort,
+record BrokerProperties(Path dataDirectory, String host, int brokerPort, int controllerPort, Quorum quorum,
                         long startupTimeoutMillis, Map<String, String> overrides, SecureListener secureListener) {
 
     /** A client listener beside the plain one, named by its security protocol ({@code SSL}, {@code SASL_SSL}, ...). */
     record SecureListener(String securityProtocol, int port) {
     }
 
-    BrokerProperties(Path dataDirectory, String host, int brokerPort, int controllerPort, long startupTimeoutMillis,
-                     Map<String, String> overrides) {
-        this(dataDirectory, host, brokerPort, controllerPort, startupTimeoutMillis, overrides, null);
+    /** One node of a quorum, without a secure listener. */
+    BrokerProperties(Path dataDirectory, String host, int brokerPort, int controllerPort, Quorum quorum,
+                     long startupTimeoutMillis, Map<String, String> overrides) {
+        this(dataDirectory, host, brokerPort, controllerPort, quorum, startupTimeoutMillis, overrides, null);
     }
 
     /** Partitions of {@code __consumer_offsets} and {@code __transaction_state}: few, one node. */
     static final int INTERNAL_TOPIC_PARTITIONS = 4;
     /** Log segment size: what a restart after a crash re-checks per partition, at most. */
     static final int SEGMENT_BYTES = 32 * 1024 * 1024;
+
+    /**
+     * A static quorum: node {@code i} (from 1) is a voter whose controller listens at
+     * {@code controllers.get(i - 1)}; {@code nodeId} is this node.
+     */
+    record Quorum(int nodeId, List<String> controllers) {
+        Quorum {
+            controllers = List.copyOf(controllers);
+            if (nodeId < 1 || nodeId > controllers.size()) {
+                throw new IllegalArgumentException("node " + nodeId + " is not one of the " + controllers.size() + " voters");
+            }
+        }
+
+        /** Replicas of every topic: three, or as many as there are nodes. */
+        int replicas() {
+            return Math.min(3, controllers.size());
+        }
+
+        /** Replicas that must have a write before it is acknowledged ({@code acks=all}): two of three, else one. */
+        int minInSyncReplicas() {
+            return replicas() >= 3 ? 2 : 1;
+        }
+
+        String voters() {
+            StringBuilder voters = new StringBuilder();
+            for (int i = 0; i < controllers.size(); i++) {
+                voters.append(i == 0 ? "" : ",").append(i + 1).append('@').append(controllers.get(i));
+            }
+            return voters.toString();
+        }
+    }
+
+    /** The single-node broker: node 1, the only voter. */
+    BrokerProperties(Path dataDirectory, String host, int brokerPort, int controllerPort, long startupTimeoutMillis,
+                     Map<String, String> overrides) {
+        this(dataDirectory, host, brokerPort, controllerPort, startupTimeoutMillis, overrides, null);
+    }
+
+    /** The single-node broker with a secure listener (or none, if null). */
+    BrokerProperties(Path dataDirectory, String host, int brokerPort, int controllerPort, long startupTimeoutMillis,
+                     Map<String, String> overrides, SecureListener secureListener) {
+        this(dataDirectory, host, brokerPort, controllerPort,
+                new Quorum(EmbeddedKafkaBroker.NODE_ID, List.of(address(host, controllerPort))), startupTimeoutMillis,
+                overrides, secureListener);
+    }
 
     BrokerProperties {
         overrides = Map.copyOf(overrides);
@@ -41,11 +92,11 @@ record BrokerProperties(Path dataDirectory, String host, int brokerPort, int con
 
     Map<String, String> asMap() {
         Map<String, String> p = new LinkedHashMap<>();
-        // One node in combined mode, with a static single-voter quorum: the voter's address comes
-        // from this configuration on every start, so the node may come back on other ports.
+        // Combined mode, with a static quorum: the voters' addresses come from this configuration on
+        // every start, so a single node may come back on other ports.
         p.put("process.roles", "broker,controller");
-        p.put("node.id", Integer.toString(EmbeddedKafkaBroker.NODE_ID));
-        p.put("controller.quorum.voters", EmbeddedKafkaBroker.NODE_ID + "@" + address(controllerPort));
+        p.put("node.id", Integer.toString(quorum.nodeId()));
+        p.put("controller.quorum.voters", quorum.voters());
         p.put("controller.listener.names", EmbeddedKafkaBroker.CONTROLLER_LISTENER);
         p.put("inter.broker.listener.name", EmbeddedKafkaBroker.BROKER_LISTENER);
         String secure = secureListener == null ? ""
@@ -57,35 +108,42 @@ record BrokerProperties(Path dataDirectory, String host, int brokerPort, int con
                 + EmbeddedKafkaBroker.CONTROLLER_LISTENER + ":PLAINTEXT" + (secureListener == null ? ""
                 : "," + secureListener.securityProtocol() + ":" + secureListener.securityProtocol()));
         p.put("log.dirs", dataDirectory.toString());
-        // Kafka's own waits during startup (quorum, catching up, unfencing) give up instead of hanging.
-        p.put("server.max.startup.time.ms", Long.toString(startupTimeoutMillis));
-        // After a crash the controller (restarted with the broker) refuses the broker's new registration
-        // until the session of its previous incarnation expires: 9 s by default, all of it added to every
-        // restart. Broker and controller share this process, so a short session costs nothing on the
-        // wire; it is kept long enough to ride out a GC pause or a starved CPU.
+        if (startupTimeoutMillis > 0) {
+            // Kafka's own waits during startup (quorum, catching up, unfencing) give up instead of hanging.
+            p.put("server.max.startup.time.ms", Long.toString(startupTimeoutMillis));
+        }
+        // After a crash the controller refuses the broker's new registration until the session of its
+        // previous incarnation expires, and a broker that died keeps leading its partitions until its
+        // session expires: 9 s by default, added to every restart of a single node and to every
+        // broker failure in a cluster. 3 s still rides out a GC pause or a starved CPU. The controller
+        // drops a heartbeat that waited in its queue longer than the interval (Kafka logs that as an
+        // ERROR, though the heartbeat still counts): an interval of 1 s, not less, keeps that rare on a
+        // busy machine.
         p.put("broker.session.timeout.ms", "3000");
-        p.put("broker.heartbeat.interval.ms", "500");
+        p.put("broker.heartbeat.interval.ms", "1000");
 
         // Topics belong to their owners, who create them explicitly.
         p.put("auto.create.topics.enable", "false");
         p.put("num.partitions", "1");
-        p.put("default.replication.factor", "1");
-        p.put("min.insync.replicas", "1");
+        String replicas = Integer.toString(quorum.replicas());
+        String minInSync = Integer.toString(quorum.minInSyncReplicas());
+        p.put("default.replication.factor", replicas);
+        p.put("min.insync.replicas", minInSync);
 
-        // Consumer groups and transactions on a single replica; exactly-once needs the latter.
-        p.put("offsets.topic.replication.factor", "1");
+        // Consumer groups and transactions (exactly-once needs them) as replicated as everything else.
+        p.put("offsets.topic.replication.factor", replicas);
         p.put("offsets.topic.num.partitions", Integer.toString(INTERNAL_TOPIC_PARTITIONS));
-        p.put("transaction.state.log.replication.factor", "1");
-        p.put("transaction.state.log.min.isr", "1");
+        p.put("transaction.state.log.replication.factor", replicas);
+        p.put("transaction.state.log.min.isr", minInSync);
         p.put("transaction.state.log.num.partitions", Integer.toString(INTERNAL_TOPIC_PARTITIONS));
-        p.put("share.coordinator.state.topic.replication.factor", "1");
-        p.put("share.coordinator.state.topic.min.isr", "1");
+        p.put("share.coordinator.state.topic.replication.factor", replicas);
+        p.put("share.coordinator.state.topic.min.isr", minInSync);
         p.put("group.initial.rebalance.delay.ms", "0");
         // A transaction left open by a crashed client holds back every read_committed reader of the
         // partitions it wrote until it times out; look for timed-out transactions every second, not
         // every ten, so that takes little more than the client's transaction timeout.
         p.put("transaction.abort.timed.out.transaction.cleanup.interval.ms", "1000");
-        // Lets the instances of a cluster on this broker use session timeouts below Kafka's 6 s
+        // Lets the instances of a cluster on these brokers use session timeouts below Kafka's 6 s
         // floor, so a crashed one is noticed sooner (run-cluster.sh uses 3 s).
         p.put("group.min.session.timeout.ms", "1000");
 
@@ -118,6 +176,11 @@ record BrokerProperties(Path dataDirectory, String host, int brokerPort, int con
     }
 
     private String address(int port) {
+        return address(host, port);
+    }
+
+    /** {@code host:port}, an IPv6 literal in brackets. */
+    static String address(String host, int port) {
         String literal = host.indexOf(':') >= 0 && !host.startsWith("[") ? "[" + host + "]" : host;
         return literal + ":" + port;
     }

@@ -3,23 +3,16 @@ package io.tablestream.kafka.embedded;
 import io.tablestream.localfiles.EmbeddedBrokerAddress;
 import java.io.UncheckedIOException;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.utils.Time;
-import org.apache.kafka.metadata.properties.MetaProperties;
-import org.apache.kafka.metadata.properties.MetaPropertiesEnsemble;
-import org.apache.kafka.metadata.storage.Formatter;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -349,36 +342,7 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
 
         /** Formats the directory on first use; returns the cluster id it holds. */
         private String formatOnce() {
-            String directory = dataDirectory.toString();
-            try {
-                MetaPropertiesEnsemble existing = new MetaPropertiesEnsemble.Loader()
-                        .addLogDirs(List.of(directory))
-                        .addMetadataLogDir(directory)
-                        .load();
-                if (!existing.errorLogDirs().isEmpty()) {
-                    throw new EmbeddedKafkaException("Kafka data directory " + dataDirectory + " cannot be read");
-                }
-                MetaProperties formatted = existing.logDirProps().get(directory);
-                if (formatted != null) {
-                    return formatted.clusterId().orElseThrow(() -> new EmbeddedKafkaException(
-                            "Kafka data directory " + dataDirectory + " has no cluster id in its meta.properties"));
-                }
-                String clusterId = Uuid.randomUuid().toString();
-                new Formatter()
-                        .setPrintStream(new PrintStream(OutputStream.nullOutputStream(), false, StandardCharsets.UTF_8))
-                        .setNodeId(NODE_ID)
-                        .setClusterId(clusterId)
-                        .setControllerListenerName(CONTROLLER_LISTENER)
-                        .setMetadataLogDirectory(directory)
-                        .addDirectory(directory)
-                        .run();
-                LOG.info("Formatted Kafka data directory {} for new cluster {}", dataDirectory, clusterId);
-                return clusterId;
-            } catch (EmbeddedKafkaException e) {
-                throw e;
-            } catch (Exception e) {
-                throw new EmbeddedKafkaException("Cannot format Kafka data directory " + dataDirectory, e);
-            }
+            return LogDirectory.formatOnce(dataDirectory, NODE_ID, Uuid.randomUuid().toString());
         }
 
         private static long remainingMillis(long deadlineNanos) {

@@ -12,8 +12,8 @@ import org.apache.kafka.clients.admin.DescribeClusterResult;
 import org.apache.kafka.common.Node;
 
 /**
- * Waits until a broker serves clients: an Admin client's DescribeCluster answers with the expected
- * cluster id and at least one unfenced broker (fenced brokers are not listed).
+ * Waits until brokers serve clients: an Admin client's DescribeCluster answers with the expected
+ * cluster id and enough unfenced brokers (fenced brokers are not listed).
  */
 final class Readiness {
     private static final Duration RETRY_PAUSE = Duration.ofMillis(50);
@@ -21,7 +21,13 @@ final class Readiness {
     private Readiness() {
     }
 
+    /** Waits until one broker serves. */
     static void await(String bootstrapServers, String clusterId, long deadlineNanos) {
+        await(bootstrapServers, clusterId, 1, deadlineNanos);
+    }
+
+    /** Waits until {@code brokers} brokers of the cluster serve. */
+    static void await(String bootstrapServers, String clusterId, int brokers, long deadlineNanos) {
         int requestTimeoutMs = (int) Math.max(1_000, Math.min(10_000, millisUntil(deadlineNanos)));
         Map<String, Object> config = Map.of(
                 AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
@@ -37,7 +43,7 @@ final class Readiness {
                     long wait = Math.max(1, millisUntil(deadlineNanos));
                     Collection<Node> nodes = cluster.nodes().get(wait, TimeUnit.MILLISECONDS);
                     String actualClusterId = cluster.clusterId().get(wait, TimeUnit.MILLISECONDS);
-                    if (!nodes.isEmpty() && clusterId.equals(actualClusterId)) {
+                    if (nodes.size() >= brokers && clusterId.equals(actualClusterId)) {
                         return;
                     }
                     lastFailure = new IllegalStateException("cluster " + actualClusterId + " lists brokers " + nodes);
@@ -53,8 +59,9 @@ final class Readiness {
             Thread.currentThread().interrupt();
             throw new EmbeddedKafkaException("Interrupted while waiting for Kafka broker " + bootstrapServers, e);
         }
-        throw new EmbeddedKafkaException("Kafka broker " + bootstrapServers + " (cluster " + clusterId
-                + ") was not ready within the startup timeout", lastFailure);
+        throw new EmbeddedKafkaException((brokers == 1 ? "Kafka broker " + bootstrapServers + " (cluster " + clusterId
+                + ") was not ready" : "The " + brokers + " Kafka brokers at " + bootstrapServers + " (cluster " + clusterId
+                + ") were not all ready") + " within the startup timeout", lastFailure);
     }
 
     private static long millisUntil(long deadlineNanos) {

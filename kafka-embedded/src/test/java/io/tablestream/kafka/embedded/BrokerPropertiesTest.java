@@ -3,6 +3,7 @@ package io.tablestream.kafka.embedded;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import kafka.server.KafkaConfig;
 import org.junit.jupiter.api.Test;
@@ -71,6 +72,34 @@ class BrokerPropertiesTest {
                 .containsEntry("transaction.state.log.min.isr", "1")
                 .containsEntry("share.coordinator.state.topic.replication.factor", "1")
                 .containsEntry("min.insync.replicas", "1");
+    }
+
+    @Test
+    void givesEveryTopicOfAThreeNodeQuorumThreeReplicasAndTwoInSync() {
+        BrokerProperties node2 = new BrokerProperties(DATA, "127.0.0.1", 9094, 9095,
+                new BrokerProperties.Quorum(2, List.of("127.0.0.1:9093", "127.0.0.1:9095", "127.0.0.1:9097")), 0, Map.of());
+
+        KafkaConfig config = new KafkaConfig(node2.asMap(), false);
+
+        assertThat(config.nodeId()).isEqualTo(2);
+        assertThat(node2.asMap())
+                .containsEntry("controller.quorum.voters", "1@127.0.0.1:9093,2@127.0.0.1:9095,3@127.0.0.1:9097")
+                .containsEntry("default.replication.factor", "3")
+                .containsEntry("min.insync.replicas", "2")
+                .containsEntry("offsets.topic.replication.factor", "3")
+                .containsEntry("transaction.state.log.replication.factor", "3")
+                .containsEntry("transaction.state.log.min.isr", "2")
+                .containsEntry("share.coordinator.state.topic.replication.factor", "3")
+                .containsEntry("share.coordinator.state.topic.min.isr", "2")
+                .doesNotContainKey("server.max.startup.time.ms");
+    }
+
+    @Test
+    void givesATwoNodeQuorumTwoReplicasOfWhichOneMustHaveAWrite() {
+        BrokerProperties.Quorum two = new BrokerProperties.Quorum(1, List.of("h:1", "h:2"));
+
+        assertThat(two.replicas()).isEqualTo(2);
+        assertThat(two.minInSyncReplicas()).isEqualTo(1);
     }
 
     @Test

@@ -129,13 +129,17 @@ public final class StreamsKeyLocator implements KeyLocator {
         return placements;
     }
 
-    /** Active first, then this instance's standby (when fresh enough), then the other standbys. */
+    /**
+     * Active first, then this instance's standby (when fresh enough), then the other standbys; no copy
+     * of this instance while its copies are not {@link LocalReplicas#current current}.
+     */
     private Placement placement(int partition, Instance active, List<Instance> standbys) {
         List<Replica> replicas = new ArrayList<>(1 + standbys.size());
-        if (active != null) {
+        boolean current = local.current();
+        if (active != null && (current || !active.equals(self))) {
             replicas.add(active.equals(self) ? Replica.localActive() : new Replica(active, false));
         }
-        if (standbys.contains(self) && standbyIsFresh(partition)) {
+        if (current && standbys.contains(self) && standbyIsFresh(partition)) {
             replicas.add(Replica.localStandby());
         }
         for (Instance standby : standbys) {
@@ -154,6 +158,9 @@ public final class StreamsKeyLocator implements KeyLocator {
 
     @Override
     public Optional<StoreReplica> localCopy(int partition, boolean standbyAllowed) {
+        if (self != null && !local.current()) {
+            return Optional.empty(); // cut off from the cluster: its copies may be others' now
+        }
         if (local.active().contains(partition)) {
             // Active only: a task that just became active and is still restoring is not served.
             return Optional.of(StoreReplica.ACTIVE);

@@ -5,12 +5,62 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tablestream.core.command.CommandKey;
 import io.tablestream.schemas.LogPartitioner;
+import io.tablestream.processor.store.LocalReplicas;
+import io.tablestream.processor.store.StoreReplica;
 import java.net.URI;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 class StreamsKeyLocatorTest {
     private final StreamsKeyLocator locator = new StreamsKeyLocator(null, null, "t.commands", 8,
             Instance.parse("10.0.0.1:10002"), 10_000, false);
+
+    /** Active 3, standby 4 (all caught up), current or not. */
+    private static final class Copies implements LocalReplicas {
+        boolean current;
+
+        @Override
+        public Set<Integer> active() {
+            return Set.of(3);
+        }
+
+        @Override
+        public Set<Integer> standby() {
+            return Set.of(4);
+        }
+
+        @Override
+        public OptionalLong lag(int partition) {
+            return OptionalLong.of(0);
+        }
+
+        @Override
+        public Map<Integer, Long> lags() {
+            return Map.of(3, 0L, 4, 0L);
+        }
+
+        @Override
+        public boolean current() {
+            return current;
+        }
+    }
+
+    @Test
+    void servesNoLocalCopyWhileItsCopiesMayHaveGoneToOthers() {
+        Copies copies = new Copies();
+        StreamsKeyLocator clustered = new StreamsKeyLocator(null, copies, "t.commands", 8, Instance.parse("10.0.0.1:10002"), 0);
+        StreamsKeyLocator single = new StreamsKeyLocator(null, copies, "t.commands", 8, null, 0);
+
+        assertThat(clustered.localCopy(3, true)).isEmpty();
+        assertThat(clustered.localCopy(4, true)).isEmpty();
+        assertThat(single.localCopy(3, true)).contains(StoreReplica.ACTIVE);
+
+        copies.current = true;
+        assertThat(clustered.localCopy(3, true)).contains(StoreReplica.ACTIVE);
+        assertThat(clustered.localCopy(4, true)).contains(StoreReplica.ACTIVE_OR_STANDBY);
+    }
 
     @Test
     void aKeysPartitionIsTheLogsPartitionFunction() {

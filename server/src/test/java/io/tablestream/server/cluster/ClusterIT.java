@@ -672,7 +672,7 @@ class ClusterIT {
      * could serve within its wait (a hand-over that outlasts it on this shared machine) — never
      * another status, a wrong answer or a lost write.
      */
-    private static void assertOnlyRetryableFailures(List<ClusterLoad.Op> failures, String when) {
+    private static void assertOnlyRetryableFailures(List<OpLog.Op> failures, String when) {
         if (STRICT) {
             assertThat(failures).as("failed requests " + when).isEmpty();
             return;
@@ -874,9 +874,7 @@ class ClusterIT {
         }
     }
 
-    private static String summary(List<ClusterLoad.Op> failures) {
-        Map<String, Long> byError = failures.stream().collect(Collectors.groupingBy(
-                op -> op.kind() + " " + op.error().replaceAll("RequestId:[^\"\\\\]*", ""), Collectors.counting()));
-        return failures.isEmpty() ? "none" : failures.size() + " " + byError;
+    private static String summary(List<OpLog.Op> failures) {
+        return OpLog.summary(failures);
     }
 }

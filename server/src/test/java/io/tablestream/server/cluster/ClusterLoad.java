@@ -7,7 +7,6 @@ import io.tablestream.server.RawTableClient;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -24,19 +23,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * insert is kept, and every line of a bulk write answered as written, to check that none is lost.
  */
 final class ClusterLoad implements AutoCloseable {
-    /** One operation as the client saw it. */
-    record Op(String kind, long startNanos, long endNanos, String error) {
-        boolean ok() {
-            return error == null;
-        }
-
-        long millis() {
-            return (endNanos - startNanos) / 1_000_000;
-        }
-    }
-
     private final AtomicBoolean running = new AtomicBoolean(true);
-    private final ConcurrentLinkedQueue<Op> ops = new ConcurrentLinkedQueue<>();
+    private final OpLog log = new OpLog();
     private final ConcurrentLinkedQueue<TableEntity> acknowledged = new ConcurrentLinkedQueue<>();
     private final AtomicLong sequence = new AtomicLong();
     /** Row keys of this load's inserts start with it, so no two loads on one table insert the same entity. */
@@ -129,93 +117,39 @@ final class ClusterLoad implements AutoCloseable {
     }
 
     private boolean record(String kind, Runnable op) {
-        long begin = System.nanoTime();
-        String error = null;
-        try {
-            op.run();
-        } catch (RuntimeException e) {
-            String message = String.valueOf(e.getMessage());
-            error = e.getClass().getSimpleName() + ": " + message.substring(0, Math.min(160, message.length()));
-        }
-        ops.add(new Op(kind, begin, System.nanoTime(), error));
-        if (error != null) {
+        boolean ok = log.record(kind, op);
+        if (!ok) {
             sleep(Duration.ofMillis(20)); // a failing instance answers at once: do not spin
         }
-        return error == null;
-    }
-
-    /** Everything recorded so far. */
-    List<Op> ops() {
-        return List.copyOf(ops);
+        return ok;
     }
 
     List<TableEntity> acknowledged() {
         return List.copyOf(acknowledged);
     }
 
-    /**
-     * How long after {@code sinceNanos} operations of {@code kind} still failed or took longer than
-     * {@code slow}: the end of the last such operation that started after it, 0 when none did.
-     */
+    /** See {@link OpLog#disruptedFor}. */
     Duration disruptedFor(String kind, long sinceNanos, Duration slow) {
-        long last = sinceNanos;
-        for (Op op : ops) {
-            if (op.kind().equals(kind) && op.startNanos() >= sinceNanos
-                    && (!op.ok() || op.endNanos() - op.startNanos() > slow.toNanos())) {
-                last = Math.max(last, op.endNanos());
-            }
-        }
-        return Duration.ofNanos(last - sinceNanos);
+        return log.disruptedFor(kind, sinceNanos, slow);
     }
 
     /** Operations that ended after {@code sinceNanos} and failed. */
-    List<Op> failures(long sinceNanos) {
-        List<Op> failed = new ArrayList<>();
-        for (Op op : ops) {
-            if (op.endNanos() >= sinceNanos && !op.ok()) {
-                failed.add(op);
-            }
-        }
-        return failed;
+    List<OpLog.Op> failures(long sinceNanos) {
+        return log.failures(sinceNanos);
     }
 
     /** The longest operation of {@code kind} that started after {@code sinceNanos}. */
     Duration longest(String kind, long sinceNanos) {
-        long longest = 0;
-        for (Op op : ops) {
-            if (op.kind().equals(kind) && op.startNanos() >= sinceNanos) {
-                longest = Math.max(longest, op.endNanos() - op.startNanos());
-            }
-        }
-        return Duration.ofNanos(longest);
+        return log.longest(kind, sinceNanos);
     }
 
-    /** The {@code n} slowest operations that started after {@code sinceNanos}: kind, start (ms after it), duration. */
+    /** See {@link OpLog#slowest}. */
     String slowest(long sinceNanos, int n) {
-        return ops.stream().filter(op -> op.startNanos() >= sinceNanos)
-                .sorted(java.util.Comparator.comparingLong((Op op) -> op.startNanos() - op.endNanos()))
-                .limit(n).map(op -> op.kind() + "@+" + (op.startNanos() - sinceNanos) / 1_000_000 + "ms:" + op.millis() + "ms"
-                        + (op.ok() ? "" : "(failed)"))
-                .collect(java.util.stream.Collectors.joining(", "));
-    }
-
-    /** The median duration of successful operations of {@code kind}. */
-    Duration median(String kind) {
-        List<Long> durations = new ArrayList<>();
-        for (Op op : ops) {
-            if (op.kind().equals(kind) && op.ok()) {
-                durations.add(op.endNanos() - op.startNanos());
-            }
-        }
-        if (durations.isEmpty()) {
-            return Duration.ZERO;
-        }
-        Collections.sort(durations);
-        return Duration.ofNanos(durations.get(durations.size() / 2));
+        return log.slowest(sinceNanos, n);
     }
 
     long count(String kind) {
-        return ops.stream().filter(op -> op.kind().equals(kind)).count();
+        return log.count(kind);
     }
 
     static void sleep(Duration d) {

@@ -6,10 +6,8 @@ import io.tablestream.bench.lean.LeanTableClient;
 import io.tablestream.bench.lean.LeanTableClient.Answer;
 import io.tablestream.bench.lean.LeanTableClient.BatchAnswer;
 import io.tablestream.bench.lean.LeanTableClient.BatchOperation;
-import io.tablestream.core.command.ChangeEvent;
 import io.tablestream.core.command.EntityChange;
-import io.tablestream.core.model.ETag;
-import io.tablestream.schemas.LogCodecs;
+import io.tablestream.server.ChangeFeedRecords;
 import io.tablestream.server.ServerSettings;
 import io.tablestream.server.TablestreamServerExtension;
 import io.tablestream.server.process.ServerProcess;
@@ -30,11 +28,6 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.Logger;
@@ -193,32 +186,11 @@ class AnsweredWritesSurviveCrashesIT {
     private Map<Key, List<String>> changeFeed(ServerProcess server) {
         String bootstrap = server.linesContaining("Embedded Kafka broker running at").stream()
                 .map(BROKER::matcher).filter(Matcher::find).map(m -> m.group(1)).reduce((a, b) -> b).orElseThrow();
-        Map<String, Object> config = Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
-                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
-                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         Map<Key, List<String>> feed = new LinkedHashMap<>();
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(config, new ByteArrayDeserializer(),
-                new ByteArrayDeserializer())) {
-            List<TopicPartition> partitions = consumer.partitionsFor("tablestream.changes").stream()
-                    .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
-            consumer.assign(partitions);
-            consumer.seekToBeginning(partitions);
-            Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-            while (partitions.stream().anyMatch(p -> consumer.position(p) < end.get(p))) {
-                assertThat(System.nanoTime()).as("reading the change feed").isLessThan(deadline);
-                for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(500))) {
-                    ChangeEvent event = LogCodecs.CHANGE_EVENT.decode(r.value());
-                    if (!event.tableName().value().equals(TABLE)) {
-                        continue;
-                    }
-                    EntityChange c = event.change();
-                    assertThat(c.type()).as("change of %s/%s", c.partitionKey(), c.rowKey())
-                            .isNotIn(EntityChange.Type.DELETED, EntityChange.Type.EXPIRED);
-                    feed.computeIfAbsent(new Key(c.partitionKey(), c.rowKey()), k -> new ArrayList<>())
-                            .add(ETag.forTimestamp(event.changedAt()).value());
-                }
-            }
+        for (ChangeFeedRecords.Change c : ChangeFeedRecords.read(bootstrap, "tablestream.changes", TABLE,
+                Duration.ofSeconds(60))) {
+            assertThat(c.type()).as("change of %s", c.key()).isNotIn(EntityChange.Type.DELETED, EntityChange.Type.EXPIRED);
+            feed.computeIfAbsent(new Key(c.partitionKey(), c.rowKey()), k -> new ArrayList<>()).add(c.etag());
         }
         return feed;
     }

@@ -50,6 +50,8 @@ public final class ServerProcess implements AutoCloseable {
     private final CompletableFuture<Integer> serving = new CompletableFuture<>();
     private final long startedNanos;
     private volatile long servingNanos;
+    /** The address it serves at, as its "serving" line names it. */
+    private volatile String host = "127.0.0.1";
 
     private ServerProcess(Process process, Pattern ready, Path log, long startedNanos) {
         this.process = process;
@@ -107,8 +109,13 @@ public final class ServerProcess implements AutoCloseable {
         return Duration.ofNanos(servingNanos - startedNanos);
     }
 
+    /** The address it serves at (its bind address; loopback for a wildcard bind); only after {@link #awaitServing}. */
+    public String host() {
+        return host;
+    }
+
     public String endpoint() {
-        return "http://127.0.0.1:" + port() + "/devstoreaccount1";
+        return "http://" + host + ":" + port() + "/devstoreaccount1";
     }
 
     public String connectionString() {
@@ -232,6 +239,7 @@ public final class ServerProcess implements AutoCloseable {
                     Matcher m = ready.matcher(line);
                     if (m.find()) {
                         servingNanos = System.nanoTime();
+                        host = m.group(1);
                         serving.complete(Integer.parseInt(m.group(2)));
                     }
                 }
@@ -251,6 +259,7 @@ public final class ServerProcess implements AutoCloseable {
         private final Map<String, String> environment = new LinkedHashMap<>();
         private final List<String> jvmOptions = new ArrayList<>(List.of("-Xmx768m", "-XX:+UseSerialGC",
                 "-XX:TieredStopAtLevel=1"));
+        private final List<String> launcher = new ArrayList<>();
         private Path log;
 
         private Builder(Path dataDir, String mainClass, List<String> arguments, Pattern ready) {
@@ -265,6 +274,12 @@ public final class ServerProcess implements AutoCloseable {
         /** Sets one server setting (as its environment variable). */
         public <T> Builder with(Setting<T> setting, Object value) {
             environment.put(setting.environmentVariable(), String.valueOf(value));
+            return this;
+        }
+
+        /** Sets an environment variable of the child, e.g. a pass-through Kafka setting ({@code TABLESTREAM_KAFKA_<NAME>}). */
+        public Builder environment(String variable, String value) {
+            environment.put(variable, value);
             return this;
         }
 
@@ -283,6 +298,16 @@ public final class ServerProcess implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Words run before {@code java}, which must end by running it in the same process (e.g. {@code ip
+         * netns exec <name>}, see {@code NetworkNamespace#launcher}).
+         */
+        public Builder launcher(List<String> words) {
+            launcher.clear();
+            launcher.addAll(words);
+            return this;
+        }
+
         /** Where the child's output goes; {@code target/server-processes/<dataDir name>.log} by default. */
         public Builder log(Path file) {
             this.log = file;
@@ -293,7 +318,7 @@ public final class ServerProcess implements AutoCloseable {
         public ServerProcess start() {
             Path logFile = log != null ? log
                     : Path.of("target", "server-processes", dataDir.getFileName() + ".log").toAbsolutePath();
-            List<String> command = new ArrayList<>();
+            List<String> command = new ArrayList<>(launcher);
             command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
             command.addAll(jvmOptions);
             // For a post-mortem: e.g. -DserverProcess.jvmOptions=-Dlogback.configurationFile=logback-child-debug.xml

@@ -46,6 +46,10 @@ public final class StreamsLocalReplicas implements LocalReplicas, AutoCloseable 
 
     private final KafkaStreams streams;
     private final ScheduledExecutorService timer;
+    /** A measurement older than this is no measurement: a standby is then not known to be complete. */
+    private final long lagsValidNanos;
+    private final java.util.function.BooleanSupplier current;
+    private volatile long measuredAtNanos = System.nanoTime();
     /** Used by the measuring thread only. */
     private final UnappliedCommands unapplied;
     private volatile Map<Integer, Long> lags = Map.of();
@@ -60,13 +64,17 @@ public final class StreamsLocalReplicas implements LocalReplicas, AutoCloseable 
     }
 
     /**
-     * @param refresh how often the lags are measured
+     * @param refresh how often the lags are measured; a lag measured more than four times that long ago
+     *     is not reported (the brokers did not answer since: the copy may lack what was written since)
      * @param consumerSettings the settings of a consumer of the command log (address, security)
      * @param commandsTopic the command log's topic
+     * @param current whether the copies here may serve reads at all ({@link LocalReplicas#current})
      */
     public StreamsLocalReplicas(KafkaStreams streams, Duration refresh, Map<String, Object> consumerSettings,
-                                String commandsTopic) {
+                                String commandsTopic, java.util.function.BooleanSupplier current) {
         this.streams = streams;
+        this.lagsValidNanos = refresh.multipliedBy(4).toNanos();
+        this.current = current;
         this.unapplied = new UnappliedCommands(consumerSettings, commandsTopic);
         this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "replica-lags");
@@ -112,6 +120,7 @@ public final class StreamsLocalReplicas implements LocalReplicas, AutoCloseable 
                 LOG.debug("Could not count the writes the standbys lack: {}", e.toString());
             }
             lags = Map.copyOf(measured);
+            measuredAtNanos = System.nanoTime();
         } catch (RuntimeException e) {
             // The brokers did not answer in time, or Streams is changing state: keep the last measurement.
             LOG.debug("Could not measure the local replicas' lags: {}", e.toString());
@@ -175,7 +184,13 @@ public final class StreamsLocalReplicas implements LocalReplicas, AutoCloseable 
     @Override
     public OptionalLong lag(int partition) {
         Long lag = lags.get(partition);
-        return lag == null ? OptionalLong.empty() : OptionalLong.of(lag);
+        return lag == null || System.nanoTime() - measuredAtNanos > lagsValidNanos ? OptionalLong.empty()
+                : OptionalLong.of(lag);
+    }
+
+    @Override
+    public boolean current() {
+        return current.getAsBoolean();
     }
 
     @Override

@@ -25,4 +25,11 @@ public interface LocalReplicas {
 
     /** Every measured lag, by partition. */
     Map<Integer, Long> lags();
+
+    /**
+     * Whether the copies here may serve reads at all: false while this instance may have lost them
+     * to others without knowing it (cut off from the Kafka cluster for longer than the group keeps a
+     * silent member's partitions, and not confirmed by the group since). Always true on a single node.
+     */
+    boolean current();
 }

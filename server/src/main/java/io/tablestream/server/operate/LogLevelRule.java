@@ -1,0 +1,91 @@
+package io.tablestream.server.operate;
+
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.turbo.TurboFilter;
+import ch.qos.logback.core.spi.FilterReply;
+import org.slf4j.Marker;
+import org.slf4j.helpers.MessageFormatter;
+
+/**
+ * Logs one known message of a library at the level it deserves instead of the one the library
+ * chose: a message of {@code logger} that starts with {@code message} (and, if {@code exception} is
+ * set, carries an exception of that simple class name in its causes), logged above {@code level},
+ * is logged again at {@code level} as one line (the exception's own message instead of its stack
+ * trace), and not at its original level. Anything else passes untouched. In {@code logback.xml}:
+ *
+ * <pre>{@code
+ * <turboFilter class="io.tablestream.server.operate.LogLevelRule">
+ *   <logger>org.apache.kafka.controller.ReplicationControlManager</logger>
+ *   <message>processExpiredBrokerHeartbeat</message>
+ *   <level>INFO</level>
+ * </turboFilter>
+ * }</pre>
+ *
+ * Each rule is written down with its reason in docs/failures.md ("The log").
+ */
+public final class LogLevelRule extends TurboFilter {
+    private static final String FQCN = LogLevelRule.class.getName();
+
+    private String logger;
+    private String message;
+    private String exception;
+    private Level level = Level.INFO;
+
+    public void setLogger(String logger) {
+        this.logger = logger;
+    }
+
+    public void setMessage(String message) {
+        this.message = message;
+    }
+
+    public void setException(String exception) {
+        this.exception = exception;
+    }
+
+    public void setLevel(String level) {
+        this.level = Level.toLevel(level, Level.INFO);
+    }
+
+    @Override
+    public void start() {
+        if (logger == null || message == null) {
+            addError("A LogLevelRule needs a logger and the start of a message");
+            return;
+        }
+        super.start();
+    }
+
+    @Override
+    public FilterReply decide(Marker marker, Logger log, Level logged, String format, Object[] params, Throwable t) {
+        if (!isStarted() || format == null || logged == null || logged.toInt() <= level.toInt()
+                || !log.getName().equals(logger) || !format.startsWith(message)) {
+            return FilterReply.NEUTRAL;
+        }
+        Throwable thrown = t != null ? t : lastThrowable(params);
+        if (exception != null && !causedBy(thrown, exception)) {
+            return FilterReply.NEUTRAL;
+        }
+        String text = MessageFormatter.arrayFormat(format, params).getMessage();
+        if (thrown != null) {
+            text += " (" + thrown + ")";
+        }
+        // logged again at the lower level, which this rule lets through
+        log.log(marker, FQCN, Level.toLocationAwareLoggerInteger(level), text, null, null);
+        return FilterReply.DENY;
+    }
+
+    private static Throwable lastThrowable(Object[] params) {
+        return params != null && params.length > 0 && params[params.length - 1] instanceof Throwable t ? t : null;
+    }
+
+    private static boolean causedBy(Throwable thrown, String simpleName) {
+        for (Throwable c = thrown; c != null; c = c.getCause()) {
+            if (c.getClass().getSimpleName().equals(simpleName)) {
+                return true;
+            }
+        }
+        return false;
+    }
+}

@@ -1,0 +1,78 @@
+package io.tablestream.server.operate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.LoggerContext;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+class LogLevelRuleTest {
+    private final LoggerContext context = new LoggerContext();
+    private final ListAppender<ILoggingEvent> seen = new ListAppender<>();
+    private Logger controller;
+    private Logger other;
+
+    @BeforeEach
+    void logThroughARuleForOneMessage() {
+        LogLevelRule heartbeat = rule("org.apache.kafka.controller.ReplicationControlManager",
+                "processExpiredBrokerHeartbeat", null);
+        LogLevelRule outOfOrder = rule("kafka.server.ReplicaManager", "Error processing append operation",
+                "OutOfOrderSequenceException");
+        context.addTurboFilter(heartbeat);
+        context.addTurboFilter(outOfOrder);
+        seen.setContext(context);
+        seen.start();
+        Logger root = context.getLogger(Logger.ROOT_LOGGER_NAME);
+        root.setLevel(Level.INFO);
+        root.addAppender(seen);
+        controller = context.getLogger("org.apache.kafka.controller.ReplicationControlManager");
+        other = context.getLogger("kafka.server.ReplicaManager");
+    }
+
+    private LogLevelRule rule(String logger, String message, String exception) {
+        LogLevelRule rule = new LogLevelRule();
+        rule.setContext(context);
+        rule.setLogger(logger);
+        rule.setMessage(message);
+        rule.setException(exception);
+        rule.setLevel("INFO");
+        rule.start();
+        return rule;
+    }
+
+    @Test
+    void logsTheKnownMessageOnceAtItsLevelAndAsOneLine() {
+        controller.error("processExpiredBrokerHeartbeat: controller event queue overloaded. Timed out heartbeat from broker {}.", 2);
+
+        assertThat(seen.list).hasSize(1);
+        assertThat(seen.list.get(0).getLevel()).isEqualTo(Level.INFO);
+        assertThat(seen.list.get(0).getFormattedMessage()).isEqualTo(
+                "processExpiredBrokerHeartbeat: controller event queue overloaded. Timed out heartbeat from broker 2.");
+        assertThat(seen.list.get(0).getLoggerName()).isEqualTo("org.apache.kafka.controller.ReplicationControlManager");
+    }
+
+    @Test
+    void matchesTheExceptionAmongTheCausesAndLogsItsMessageInsteadOfItsTrace() {
+        Exception outOfOrder = new IllegalStateException("append failed",
+                new org.apache.kafka.common.errors.OutOfOrderSequenceException("Invalid sequence number"));
+        other.error("Error processing append operation on partition t-0", outOfOrder);
+        other.error("Error processing append operation on partition t-1", new IllegalStateException("disk"));
+
+        assertThat(seen.list).extracting(ILoggingEvent::getLevel).containsExactly(Level.INFO, Level.ERROR);
+        assertThat(seen.list.get(0).getThrowableProxy()).isNull();
+        assertThat(seen.list.get(0).getFormattedMessage()).contains("t-0").contains("Invalid sequence number");
+        assertThat(seen.list.get(1).getThrowableProxy()).isNotNull();
+    }
+
+    @Test
+    void leavesEveryOtherMessageAlone() {
+        controller.error("Something else went wrong");
+        controller.info("processExpiredBrokerHeartbeat at its own level already");
+
+        assertThat(seen.list).extracting(ILoggingEvent::getLevel).containsExactly(Level.ERROR, Level.INFO);
+    }
+}
