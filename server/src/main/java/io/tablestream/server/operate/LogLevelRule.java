@@ -9,8 +9,9 @@ import org.slf4j.helpers.MessageFormatter;
 
 /**
  * Logs one known message of a library at the level it deserves instead of the one the library
- * chose: a message of {@code logger} that starts with {@code message} (and, if {@code exception} is
- * set, carries an exception of that simple class name in its causes), logged above {@code level},
+ * chose: a message of {@code logger} whose pattern starts with {@code message} (and, if set, whose
+ * text contains {@code contains}, and which carries an exception of the simple class name
+ * {@code exception} in its causes), logged above {@code level},
  * is logged again at {@code level} as one line (the exception's own message instead of its stack
  * trace), and not at its original level. Anything else passes untouched. In {@code logback.xml}:
  *
@@ -30,6 +31,7 @@ public final class LogLevelRule extends TurboFilter {
     private String logger;
     private String message;
     private String exception;
+    private String contains;
     private Level level = Level.INFO;
 
     public void setLogger(String logger) {
@@ -42,6 +44,10 @@ public final class LogLevelRule extends TurboFilter {
 
     public void setException(String exception) {
         this.exception = exception;
+    }
+
+    public void setContains(String contains) {
+        this.contains = contains;
     }
 
     public void setLevel(String level) {
@@ -68,6 +74,9 @@ public final class LogLevelRule extends TurboFilter {
             return FilterReply.NEUTRAL;
         }
         String text = MessageFormatter.arrayFormat(format, params).getMessage();
+        if (contains != null && !text.contains(contains)) {
+            return FilterReply.NEUTRAL;
+        }
         if (thrown != null) {
             text += " (" + thrown + ")";
         }

@@ -69,6 +69,22 @@ class LogLevelRuleTest {
     }
 
     @Test
+    void matchesATextTheMessageContains() {
+        LogLevelRule concurrent = rule("org.apache.kafka.clients.producer.internals.Sender", "Got error produce response",
+                null);
+        concurrent.setContains("Error: CONCURRENT_TRANSACTIONS");
+        context.addTurboFilter(concurrent);
+        Logger sender = context.getLogger("org.apache.kafka.clients.producer.internals.Sender");
+
+        sender.warn("Got error produce response with correlation id {} on topic-partition {}, retrying ({} attempts left)."
+                + " Error: {}", 7, "t-0", 9, "CONCURRENT_TRANSACTIONS");
+        sender.warn("Got error produce response with correlation id {} on topic-partition {}, retrying ({} attempts left)."
+                + " Error: {}", 8, "t-0", 9, "NOT_ENOUGH_REPLICAS");
+
+        assertThat(seen.list).extracting(ILoggingEvent::getLevel).containsExactly(Level.INFO, Level.WARN);
+    }
+
+    @Test
     void leavesEveryOtherMessageAlone() {
         controller.error("Something else went wrong");
         controller.info("processExpiredBrokerHeartbeat at its own level already");
