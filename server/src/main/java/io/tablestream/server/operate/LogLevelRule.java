@@ -12,7 +12,7 @@ import org.slf4j.helpers.MessageFormatter;
  * chose: a message of {@code logger} whose pattern starts with {@code message} (and, if set, whose
  * text contains {@code contains}, and which carries an exception of the simple class name
  * {@code exception} in its causes), logged above {@code level},
- * is logged again at {@code level} as one line (the exception's own message instead of its stack
+ * is logged again at {@code level} as one line (that exception's own message instead of a stack
  * trace), and not at its original level. Anything else passes untouched. In {@code logback.xml}:
  *
  * <pre>{@code
@@ -70,8 +70,11 @@ public final class LogLevelRule extends TurboFilter {
             return FilterReply.NEUTRAL;
         }
         Throwable thrown = t != null ? t : lastThrowable(params);
-        if (exception != null && !causedBy(thrown, exception)) {
-            return FilterReply.NEUTRAL;
+        if (exception != null) {
+            thrown = cause(thrown, exception);
+            if (thrown == null) {
+                return FilterReply.NEUTRAL;
+            }
         }
         String text = MessageFormatter.arrayFormat(format, params).getMessage();
         if (contains != null && !text.contains(contains)) {
@@ -89,12 +92,13 @@ public final class LogLevelRule extends TurboFilter {
         return params != null && params.length > 0 && params[params.length - 1] instanceof Throwable t ? t : null;
     }
 
-    private static boolean causedBy(Throwable thrown, String simpleName) {
+    /** The exception of simple class name {@code simpleName} among {@code thrown} and its causes, or null. */
+    private static Throwable cause(Throwable thrown, String simpleName) {
         for (Throwable c = thrown; c != null; c = c.getCause()) {
             if (c.getClass().getSimpleName().equals(simpleName)) {
-                return true;
+                return c;
             }
         }
-        return false;
+        return null;
     }
 }
