@@ -292,6 +292,13 @@ public final class StreamProcessor implements AutoCloseable {
         // same (one partition).
         p.put(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG, StreamsConfig.MAX_TASK_IDLE_MS_DISABLED);
         p.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), 2);
+        // Under transactions v2 a transaction's first batch to a partition whose previous transaction's
+        // marker is still being written there is refused (CONCURRENT_TRANSACTIONS) and sent again after
+        // retry.backoff.ms, doubling up to retry.backoff.max.ms (100 ms and 1 s by default). On replicated
+        // brokers most commits met it, and the outcomes of writes waited that long behind it; the marker
+        // itself takes milliseconds.
+        p.put(StreamsConfig.producerPrefix(ProducerConfig.RETRY_BACKOFF_MS_CONFIG), 10);
+        p.put(StreamsConfig.producerPrefix(ProducerConfig.RETRY_BACKOFF_MAX_MS_CONFIG), 100);
         p.put(StreamsConfig.producerPrefix(ProducerConfig.MAX_REQUEST_SIZE_CONFIG), Topics.MAX_COMMAND_BYTES + 1024 * 1024);
         p.put(StreamsConfig.producerPrefix(ProducerConfig.BATCH_SIZE_CONFIG), 256 * 1024);
         // No compression: on the single-node default it costs CPU on both ends and saves nothing.

@@ -9,7 +9,8 @@ import org.slf4j.helpers.MessageFormatter;
 
 /**
  * Logs one known message of a library at the level it deserves instead of the one the library
- * chose: a message of {@code logger} whose pattern starts with {@code message} (and, if set, whose
+ * chose: a message of {@code logger} whose pattern contains {@code message} (Kafka's loggers put the
+ * client's or broker's name before it, e.g. {@code [Producer clientId=...] }) (and, if set, whose
  * text contains {@code contains}, and which carries an exception of the simple class name
  * {@code exception} in its causes), logged above {@code level},
  * is logged again at {@code level} as one line (that exception's own message instead of a stack
@@ -57,7 +58,7 @@ public final class LogLevelRule extends TurboFilter {
     @Override
     public void start() {
         if (logger == null || message == null) {
-            addError("A LogLevelRule needs a logger and the start of a message");
+            addError("A LogLevelRule needs a logger and a message");
             return;
         }
         super.start();
@@ -66,7 +67,7 @@ public final class LogLevelRule extends TurboFilter {
     @Override
     public FilterReply decide(Marker marker, Logger log, Level logged, String format, Object[] params, Throwable t) {
         if (!isStarted() || format == null || logged == null || logged.toInt() <= level.toInt()
-                || !log.getName().equals(logger) || !format.startsWith(message)) {
+                || !log.getName().equals(logger) || !format.contains(message)) {
             return FilterReply.NEUTRAL;
         }
         Throwable thrown = t != null ? t : lastThrowable(params);

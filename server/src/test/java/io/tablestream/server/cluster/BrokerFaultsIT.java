@@ -68,8 +68,12 @@ class BrokerFaultsIT {
     private static final Duration CUT = Duration.ofSeconds(20);
     /** write-timeout-ms, the server's default. */
     private static final Duration WRITE_TIMEOUT = Duration.ofSeconds(10);
-    /** The bound docs/failures.md gives the staleness of a read served by an instance cut off from the brokers. */
-    private static final Duration STALENESS_BOUND = Duration.ofSeconds(0);
+    /**
+     * How stale a read may be (docs/failures.md): a standby serves reads on a lag measured at most
+     * four refreshes (4 × 250 ms) ago, which may miss writes answered since; plus the measurement's
+     * own time on a busy machine.
+     */
+    private static final Duration STALENESS_BOUND = Duration.ofSeconds(2);
 
     private NetworkNamespace namespace;
     private String noNamespace;
@@ -237,12 +241,13 @@ class BrokerFaultsIT {
         List<ChangeFeedRecords.Change> feed = ChangeFeedRecords.read(kafka.bootstrapServers(), "tablestream.changes",
                 table, Duration.ofMinutes(1));
         FaultLoad.Verdict verdict = load.verify(all, feed);
-        report.add("checked " + verdict.answeredWrites() + " acknowledged sync writes and transaction operations on "
-                + verdict.answeredEntities() + " entities, " + verdict.asyncAccepted() + " async inserts (202), "
+        report.add("checked " + verdict.answeredWrites() + " acknowledged sync writes on " + verdict.answeredEntities()
+                + " entities (status, ETag, Timestamp), " + verdict.transactedRows() + " rows of acknowledged transactions, "
+                + verdict.asyncAccepted() + " async inserts (202), "
                 + verdict.unknownTransactionsChecked() + " transactions whose answer was lost, " + feed.size()
                 + " change events: lost " + verdict.lost().size() + ", changed " + verdict.changed().size()
                 + ", partly applied " + verdict.partlyApplied().size() + ", not once in the feed "
-                + verdict.feedNotOnce().size() + "; stale reads " + load.staleReads.size() + ", contradictions "
+                + verdict.feedNotOnce().size() + "; stale reads " + load.staleReads + ", contradictions "
                 + load.violations.size());
         assertThat(verdict.lost()).as("acknowledged writes lost").isEmpty();
         assertThat(verdict.changed()).as("acknowledged writes read back otherwise than answered").isEmpty();

@@ -96,6 +96,8 @@ final class FaultLoad implements AutoCloseable {
     final Map<String, Writes> ledger = new ConcurrentHashMap<>();
     /** Async inserts answered 202: PartitionKey/RowKey → the value of N written. */
     final Map<String, Long> accepted = new ConcurrentHashMap<>();
+    /** Rows of transactions answered 202: PartitionKey/RowKey → the value of N written. */
+    final Map<String, Long> transacted = new ConcurrentHashMap<>();
     /** Transactions whose answer never came: the keys of their rows. */
     final ConcurrentLinkedQueue<List<String>> unknownTransactions = new ConcurrentLinkedQueue<>();
     /** What contradicts an earlier answer, seen while running. */
@@ -275,19 +277,13 @@ final class FaultLoad implements AutoCloseable {
         try {
             Response<TableTransactionResult> r = sdk.submitTransactionWithResponse(actions, TIMEOUT, Context.NONE);
             log.done("tx@" + via, begin, null);
-            List<TableTransactionActionResponse> answers = r.getValue().getTransactionActionResponses();
-            for (int i = 0; i < ROWS_PER_TRANSACTION; i++) {
-                Writes w = ledger.computeIfAbsent(keys.get(i), k -> new Writes());
-                String etag = answers.get(i).getHeaders().getValue("ETag");
-                if (etag == null) {
-                    violations.add(keys.get(i) + " answered " + answers.get(i).getStatusCode()
-                            + " without an ETag in its transaction's answer " + answers.get(i).getHeaders());
-                    w.unknown = true;
-                } else {
-                    w.answered(unquoted(etag));
-                    readable.add(keys.get(i));
+            // The SDK hands out no ETag of a transaction's operations: the rows are booked as there, with N.
+            for (TableTransactionActionResponse answer : r.getValue().getTransactionActionResponses()) {
+                if (answer.getStatusCode() != 204 && answer.getStatusCode() != 201) {
+                    violations.add(pk + " (transaction) answered " + answer.getStatusCode() + " for an insert");
                 }
             }
+            keys.forEach(key -> transacted.put(key, n));
         } catch (HttpResponseException e) {
             int status = e.getResponse().getStatusCode();
             log.done("tx@" + via, begin, status + " " + firstLine(e.getMessage()));
@@ -362,7 +358,8 @@ final class FaultLoad implements AutoCloseable {
     }
 
     /** What became of the ledger, checked against the table and the change feed. */
-    record Verdict(int answeredEntities, int answeredWrites, int asyncAccepted, int unknownTransactionsChecked,
+    record Verdict(int answeredEntities, int answeredWrites, int asyncAccepted, int transactedRows,
+                   int unknownTransactionsChecked,
                    List<String> lost, List<String> changed, List<String> partlyApplied, List<String> feedNotOnce) {
         boolean clean() {
             return lost.isEmpty() && changed.isEmpty() && partlyApplied.isEmpty() && feedNotOnce.isEmpty();
@@ -418,11 +415,13 @@ final class FaultLoad implements AutoCloseable {
             }
         }
         for (Map.Entry<String, Long> e : accepted.entrySet()) {
-            TableEntity found = table.get(e.getKey());
-            if (found == null) {
-                lost.add(e.getKey() + " (async, answered 202)");
-            } else if (!Long.valueOf(e.getValue()).equals(((Number) found.getProperty("N")).longValue())) {
-                changed.add(e.getKey() + " (async): N=" + found.getProperty("N") + ", written " + e.getValue());
+            holds(table, e.getKey(), e.getValue(), "async, answered 202", lost, changed);
+        }
+        for (Map.Entry<String, Long> e : transacted.entrySet()) {
+            holds(table, e.getKey(), e.getValue(), "in a transaction answered 202", lost, changed);
+            long inFeed = feed.stream().filter(c -> c.key().equals(e.getKey())).count();
+            if (inFeed != 1) {
+                feedNotOnce.add(e.getKey() + " (inserted in a transaction) is " + inFeed + " times in the change feed");
             }
         }
         for (List<String> keys : unknownTransactions) {
@@ -431,8 +430,19 @@ final class FaultLoad implements AutoCloseable {
                 partly.add(keys + ": " + there + " of " + keys.size() + " rows there");
             }
         }
-        return new Verdict(entities, answeredWrites, accepted.size(), unknownTransactions.size(), lost, changed, partly,
-                feedNotOnce);
+        return new Verdict(entities, answeredWrites, accepted.size(), transacted.size(), unknownTransactions.size(), lost,
+                changed, partly, feedNotOnce);
+    }
+
+    /** Whether {@code table} holds {@code key} with N = {@code n}; books it as lost or changed otherwise. */
+    private static void holds(Map<String, TableEntity> table, String key, long n, String what, List<String> lost,
+                              List<String> changed) {
+        TableEntity found = table.get(key);
+        if (found == null) {
+            lost.add(key + " (" + what + ")");
+        } else if (!(found.getProperty("N") instanceof Number value) || value.longValue() != n) {
+            changed.add(key + " (" + what + "): N=" + found.getProperty("N") + ", written " + n);
+        }
     }
 
     // ------------------------------------------------------------------ vocabulary

@@ -76,8 +76,8 @@ class LogLevelRuleTest {
         context.addTurboFilter(concurrent);
         Logger sender = context.getLogger("org.apache.kafka.clients.producer.internals.Sender");
 
-        sender.warn("Got error produce response with correlation id {} on topic-partition {}, retrying ({} attempts left)."
-                + " Error: {}", 7, "t-0", 9, "CONCURRENT_TRANSACTIONS");
+        sender.warn("[Producer clientId=p-1, transactionalId=t-1] Got error produce response with correlation id {} on"
+                + " topic-partition {}, retrying ({} attempts left). Error: {}", 7, "t-0", 9, "CONCURRENT_TRANSACTIONS");
         sender.warn("Got error produce response with correlation id {} on topic-partition {}, retrying ({} attempts left)."
                 + " Error: {}", 8, "t-0", 9, "NOT_ENOUGH_REPLICAS");
 

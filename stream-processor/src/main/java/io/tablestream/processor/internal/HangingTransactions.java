@@ -12,6 +12,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Predicate;
 import org.apache.kafka.clients.admin.AbortTransactionSpec;
+import org.apache.kafka.common.errors.InvalidProducerEpochException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ListTransactionsOptions;
 import org.apache.kafka.clients.admin.ProducerState;
@@ -230,9 +231,18 @@ public final class HangingTransactions {
             LOG.warn("Aborting a transaction that would never complete on {} (its coordinator aborted it but never"
                     + " wrote the marker there)", what);
         }
-        admin.abortTransaction(new AbortTransactionSpec(hanging.partition(), hanging.producerId(),
-                (short) hanging.producerEpoch(), hanging.coordinatorEpoch()))
-                .all().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        try {
+            admin.abortTransaction(new AbortTransactionSpec(hanging.partition(), hanging.producerId(),
+                    (short) hanging.producerEpoch(), hanging.coordinatorEpoch()))
+                    .all().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            if (!(e.getCause() instanceof InvalidProducerEpochException)) {
+                throw e;
+            }
+            // The partition has moved past that epoch since it was looked at: its coordinator's own marker
+            // landed meanwhile (on a cluster, a partition whose leader just moved receives it late).
+            LOG.info("The transaction on {} was completed by its coordinator meanwhile", what);
+        }
         return true;
     }
 }
