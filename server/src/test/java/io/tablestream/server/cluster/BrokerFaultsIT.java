@@ -46,16 +46,21 @@ import org.slf4j.LoggerFactory;
  * Each fault's figures are logged ({@code Fault:} lines, in
  * {@code target/failsafe-reports/*BrokerFaultsIT-output.txt}).
  *
- * <p>{@code -Dfaults.rounds=N} repeats the broker faults N times (default 1); {@code
- * -Dfaults.strict=true} asserts the 10 s target for writes to be accepted again after a broker
- * failure instead of the looser bound a busy two-core machine meets.
+ * <p>By default (the build's own run) the rounds are bounded to what a minute buys: one instance
+ * under load, the quiet log, {@code kill -9} of the broker leading most of the command log, and the
+ * check of every answer (no repair, no other fault). {@code -Dfaults.full=true} runs all of the
+ * above on three instances, {@code -Dfaults.rounds=N} repeats each broker fault N times (default 1),
+ * {@code -Dfaults.strict=true} asserts the 10 s target for writes to be accepted again after a
+ * broker failure instead of the looser bound a busy two-core machine meets.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
 class BrokerFaultsIT {
     private static final Logger LOG = LoggerFactory.getLogger(BrokerFaultsIT.class);
+    private static final boolean FULL = Boolean.getBoolean("faults.full");
     private static final int ROUNDS = Integer.getInteger("faults.rounds", 1);
+    private static final String ONLY_FULL = "bounded run: this fault runs with -Dfaults.full=true";
     private static final boolean STRICT = Boolean.getBoolean("faults.strict");
     /** Writes accepted again after a broker failure within this (the target is 10 s). */
     private static final Duration WRITES_BACK = Duration.ofSeconds(STRICT ? 10 : 20);
@@ -86,13 +91,17 @@ class BrokerFaultsIT {
     @BeforeAll
     @Timeout(value = 6, unit = TimeUnit.MINUTES)
     void startThreeBrokersThreeInstancesAndTheLoad() {
-        try {
-            namespace = NetworkNamespace.create();
-        } catch (NetworkNamespace.Unavailable e) {
-            noNamespace = e.getMessage();
-            LOG.warn("No network namespace, so no instance is cut off from the brokers: {}", noNamespace);
+        if (FULL) {
+            try {
+                namespace = NetworkNamespace.create();
+            } catch (NetworkNamespace.Unavailable e) {
+                noNamespace = e.getMessage();
+                LOG.warn("No network namespace, so no instance is cut off from the brokers: {}", noNamespace);
+            }
+        } else {
+            noNamespace = ONLY_FULL;
         }
-        cluster = ThreeBrokerCluster.start(Optional.ofNullable(namespace), builder -> { });
+        cluster = ThreeBrokerCluster.start(Optional.ofNullable(namespace), FULL ? 3 : 1, builder -> { });
         kafka = cluster.kafka();
         table = TableNames.unique("Faults");
         cluster.instance(1).client().createTable(table);
@@ -101,7 +110,7 @@ class BrokerFaultsIT {
                     .stream().findAny().isPresent(), Duration.ofSeconds(30), table + " visible via " + i);
         }
         load = FaultLoad.start(cluster.instances(), table);
-        sleep(Duration.ofSeconds(5));
+        sleep(Duration.ofSeconds(FULL ? 5 : 2));
     }
 
     @AfterAll
@@ -129,12 +138,13 @@ class BrokerFaultsIT {
     void aHealthyClusterUnderLoadLogsNoWarningOrError() {
         Map<Path, Integer> marks = logLengths();
         long begin = System.nanoTime();
-        sleep(Duration.ofSeconds(15));
+        Duration watched = Duration.ofSeconds(FULL ? 15 : 8);
+        sleep(watched);
         long writes = load.log().ops().stream().filter(op -> op.startNanos() >= begin && op.ok()).count();
         List<String> lines = linesSince(marks, " WARN | ERROR ");
-        report.add("healthy, 15 s under load (" + writes + " operations succeeded): " + lines.size()
+        report.add("healthy, " + watched.toSeconds() + " s under load (" + writes + " operations succeeded): " + lines.size()
                 + " WARN/ERROR lines" + (lines.isEmpty() ? "" : ": " + lines));
-        assertThat(writes).as("operations under load").isGreaterThan(50);
+        assertThat(writes).as("operations under load").isGreaterThan(FULL ? 50 : 15);
         assertThat(lines).as("WARN and ERROR lines of brokers and instances in a healthy run under load").isEmpty();
     }
 
@@ -146,13 +156,14 @@ class BrokerFaultsIT {
                     .max(Map.Entry.comparingByValue()).orElseThrow().getKey();
             int led = kafka.leadershipsOf(COMMANDS).get(victim);
             brokerFails("kill -9 of " + victim + ", leader of " + led + " of the command log's "
-                    + ThreeBrokerCluster.PARTITIONS + " partitions", victim, victim::kill, true);
+                    + ThreeBrokerCluster.PARTITIONS + " partitions" + roles(victim), victim, victim::kill, true);
         }
     }
 
     @Test
     @Order(3)
     void killOfTheBrokerCoordinatingTheProcessorsTransactions() {
+        Assumptions.assumeTrue(FULL, ONLY_FULL);
         for (int round = 1; round <= ROUNDS; round++) {
             Map<BrokerCluster.Broker, Integer> coordinated = new HashMap<>();
             for (String id : kafka.transactionalIds("tablestream-processor")) {
@@ -170,6 +181,7 @@ class BrokerFaultsIT {
     @Test
     @Order(4)
     void killOfTheActiveController() {
+        Assumptions.assumeTrue(FULL, ONLY_FULL);
         for (int round = 1; round <= ROUNDS; round++) {
             BrokerCluster.Broker victim = kafka.activeController();
             brokerFails("kill -9 of " + victim + ", the active controller", victim, victim::kill, true);
@@ -179,6 +191,7 @@ class BrokerFaultsIT {
     @Test
     @Order(5)
     void aBrokerStoppedFor30Seconds() {
+        Assumptions.assumeTrue(FULL, ONLY_FULL);
         for (int round = 1; round <= ROUNDS; round++) {
             BrokerCluster.Broker victim = kafka.leadershipsOf(COMMANDS).entrySet().stream()
                     .max(Map.Entry.comparingByValue()).orElseThrow().getKey();
@@ -256,7 +269,7 @@ class BrokerFaultsIT {
         assertThat(load.violations).as("answers contradicting earlier ones").isEmpty();
         assertThat(load.staleReads).as("reads older than an answered write (beyond the cut instance's bound)")
                 .allSatisfy(r -> assertThat(r.staleness()).as(r.toString()).isLessThanOrEqualTo(STALENESS_BOUND));
-        assertThat(verdict.answeredWrites()).as("acknowledged writes checked").isGreaterThan(100);
+        assertThat(verdict.answeredWrites()).as("acknowledged writes checked").isGreaterThan(FULL ? 100 : 20);
     }
 
     // ------------------------------------------------------------------ one fault
@@ -276,6 +289,16 @@ class BrokerFaultsIT {
         List<OpLog.Op> failures = load.log().failures(begin);
         String slowest = load.log().slowest(begin - Duration.ofSeconds(2).toNanos(), 3);
 
+        String figures = what + ": writes accepted again after " + writes.toMillis() + " ms, reads disrupted "
+                + reads.toMillis() + " ms, slowest " + slowest + ", failures " + OpLog.summary(failures);
+        if (!FULL) {
+            // bounded run: the check of every answer follows with two brokers of three (min ISR 2 met)
+            report.add(figures + "; not repaired (bounded run)");
+            assertThat(failures).as("failures after " + what + ": only 503 or a lost answer, never another error")
+                    .allSatisfy(op -> assertThat(op.error()).doesNotStartWith("500").doesNotStartWith("4"));
+            assertThat(writes).as("writes accepted again after " + what).isLessThanOrEqualTo(WRITES_BACK);
+            return;
+        }
         long repaired = System.nanoTime();
         if (killed) {
             victim.start();
@@ -287,9 +310,7 @@ class BrokerFaultsIT {
         sleep(Duration.ofSeconds(3));
         Duration writesAfterRepair = load.writesDisruptedFor(all, repaired, SLOW);
         List<OpLog.Op> failuresAfterRepair = load.log().failures(repaired);
-        report.add(what + ": writes accepted again after " + writes.toMillis() + " ms, reads disrupted "
-                + reads.toMillis() + " ms, slowest " + slowest + ", failures " + OpLog.summary(failures)
-                + "; " + (killed ? "restarted on its data" : "resumed") + ", every partition in sync again after "
+        report.add(figures + "; " + (killed ? "restarted on its data" : "resumed") + ", every partition in sync again after "
                 + Duration.ofNanos(System.nanoTime() - repaired - Duration.ofSeconds(3).toNanos()).toMillis()
                 + " ms (" + inSync.toMillis() + " ms of catching up), writes disrupted " + writesAfterRepair.toMillis()
                 + " ms after it, failures " + OpLog.summary(failuresAfterRepair));
@@ -297,6 +318,20 @@ class BrokerFaultsIT {
                 .allSatisfy(op -> assertThat(op.error()).doesNotStartWith("500").doesNotStartWith("4"));
         assertThat(writes).as("writes accepted again after " + what).isLessThanOrEqualTo(WRITES_BACK);
         assertThat(writesAfterRepair).as("writes disrupted after the repair of " + what).isLessThanOrEqualTo(WRITES_BACK);
+    }
+
+    /** What else {@code broker} is to the cluster: the active controller, a transaction coordinator. */
+    private String roles(BrokerCluster.Broker broker) {
+        List<String> roles = new ArrayList<>();
+        if (broker.equals(kafka.activeController())) {
+            roles.add("the active controller");
+        }
+        long coordinated = kafka.transactionalIds("tablestream-processor").stream()
+                .filter(id -> broker.equals(kafka.transactionCoordinatorOf(id))).count();
+        if (coordinated > 0) {
+            roles.add("coordinator of " + coordinated + " of the processors' transactional ids");
+        }
+        return roles.isEmpty() ? "" : " (also " + String.join(", ", roles) + ")";
     }
 
     /** The topics whose replication a repaired broker must catch up with. */

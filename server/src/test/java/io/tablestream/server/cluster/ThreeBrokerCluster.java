@@ -25,7 +25,8 @@ import org.slf4j.LoggerFactory;
 /**
  * What {@code run-cluster.sh --brokers 3} runs, for integration tests: three Kafka brokers (a
  * {@link BrokerCluster}: one controller quorum of three, every topic replicated three times, two in
- * sync for a write) and three Tablestream instances, each in a JVM of its own, each keeping a standby
+ * sync for a write) and Tablestream instances (three, as there; fewer when a test needs no more),
+ * each in a JVM of its own, each keeping a standby
  * of the others' partitions, all logging as the product does (its own logback configuration).
  *
  * <p>Given a {@link NetworkNamespace}, the brokers listen on its brokers' address, the first instances
@@ -37,7 +38,6 @@ import org.slf4j.LoggerFactory;
 final class ThreeBrokerCluster implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ThreeBrokerCluster.class);
     static final int PARTITIONS = 6;
-    static final int INSTANCES = 3;
     static final Duration START = Duration.ofMinutes(3);
     /** The product's own logging (WARN and ERROR of everything, INFO of Tablestream), not the tests'. */
     private static final Path PRODUCT_LOGGING = Path.of("target", "classes", "logback.xml").toAbsolutePath();
@@ -119,10 +119,11 @@ final class ThreeBrokerCluster implements AutoCloseable {
     }
 
     /**
-     * Starts the brokers, then the instances (the first creates the topics), and waits until every
-     * instance serves.
+     * Starts the brokers, then {@code instances} instances (the first creates the topics), and waits
+     * until every instance serves; with a namespace, the last instance runs inside it.
      */
-    static ThreeBrokerCluster start(Optional<NetworkNamespace> namespace, Consumer<ServerProcess.Builder> customize) {
+    static ThreeBrokerCluster start(Optional<NetworkNamespace> namespace, int instances,
+                                    Consumer<ServerProcess.Builder> customize) {
         Path root;
         try {
             root = Files.createDirectories(Path.of("target", "three-brokers-" + Long.toString(System.nanoTime(), 36))
@@ -141,8 +142,8 @@ final class ThreeBrokerCluster implements AutoCloseable {
                     .start();
             cluster = new ThreeBrokerCluster(root, kafka, namespace);
             String outside = namespace.map(NetworkNamespace::clientsAddress).orElse("127.0.0.1");
-            for (int i = 1; i <= INSTANCES; i++) {
-                boolean inside = namespace.isPresent() && i == INSTANCES;
+            for (int i = 1; i <= instances; i++) {
+                boolean inside = namespace.isPresent() && i == instances;
                 cluster.instances.add(cluster.new Instance("node-" + i,
                         inside ? namespace.get().insideAddress() : outside,
                         ServerProcess.freePort(), inside ? namespace.get().launcher() : List.of(), customize));
@@ -150,10 +151,10 @@ final class ThreeBrokerCluster implements AutoCloseable {
             Instance first = cluster.instances.get(0);
             first.start();
             first.process.awaitServing(START);
-            for (Instance other : cluster.instances.subList(1, INSTANCES)) {
+            for (Instance other : cluster.instances.subList(1, instances)) {
                 other.start();
             }
-            for (Instance other : cluster.instances.subList(1, INSTANCES)) {
+            for (Instance other : cluster.instances.subList(1, instances)) {
                 other.process.awaitServing(START);
             }
             LOG.info("Three brokers at {} and instances {}", kafka.bootstrapServers(), cluster.instances);
