@@ -50,8 +50,8 @@ class StreamsKeyLocatorTest {
     @Test
     void servesNoLocalCopyWhileItsCopiesMayHaveGoneToOthers() {
         Copies copies = new Copies();
-        StreamsKeyLocator clustered = new StreamsKeyLocator(null, copies, "t.commands", 8, Instance.parse("10.0.0.1:10002"), 0);
-        StreamsKeyLocator single = new StreamsKeyLocator(null, copies, "t.commands", 8, null, 0);
+        StreamsKeyLocator clustered = new StreamsKeyLocator(null, copies, "t.commands", 8, Instance.parse("10.0.0.1:10002"), 0, false);
+        StreamsKeyLocator single = new StreamsKeyLocator(null, copies, "t.commands", 8, null, 0, false);
 
         assertThat(clustered.localCopy(3, true)).isEmpty();
         assertThat(clustered.localCopy(4, true)).isEmpty();
