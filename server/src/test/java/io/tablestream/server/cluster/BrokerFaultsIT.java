@@ -68,6 +68,8 @@ class BrokerFaultsIT {
     private static final Duration SLOW = Duration.ofSeconds(2);
     /** How long a fault is watched before the broker is repaired. */
     private static final Duration OBSERVED = Duration.ofSeconds(12);
+    /** In a bounded run, writes are back after this long without a failed or slow one. */
+    private static final Duration QUIET_AFTER = Duration.ofSeconds(3);
     private static final Duration PAUSED = Duration.ofSeconds(30);
     private static final String COMMANDS = "tablestream.commands";
     private static final Duration CUT = Duration.ofSeconds(20);
@@ -138,7 +140,7 @@ class BrokerFaultsIT {
     void aHealthyClusterUnderLoadLogsNoWarningOrError() {
         Map<Path, Integer> marks = logLengths();
         long begin = System.nanoTime();
-        Duration watched = Duration.ofSeconds(FULL ? 15 : 8);
+        Duration watched = Duration.ofSeconds(FULL ? 15 : 6);
         sleep(watched);
         long writes = load.log().ops().stream().filter(op -> op.startNanos() >= begin && op.ok()).count();
         List<String> lines = linesSince(marks, " WARN | ERROR ");
@@ -283,7 +285,7 @@ class BrokerFaultsIT {
         List<ThreeBrokerCluster.Instance> all = cluster.instances();
         long begin = System.nanoTime();
         fault.run();
-        sleep(killed ? OBSERVED : PAUSED);
+        watch(begin, killed ? OBSERVED : PAUSED);
         Duration writes = load.writesDisruptedFor(all, begin, SLOW);
         Duration reads = load.readsDisruptedFor(all, begin, SLOW);
         List<OpLog.Op> failures = load.log().failures(begin);
@@ -318,6 +320,44 @@ class BrokerFaultsIT {
                 .allSatisfy(op -> assertThat(op.error()).doesNotStartWith("500").doesNotStartWith("4"));
         assertThat(writes).as("writes accepted again after " + what).isLessThanOrEqualTo(WRITES_BACK);
         assertThat(writesAfterRepair).as("writes disrupted after the repair of " + what).isLessThanOrEqualTo(WRITES_BACK);
+    }
+
+    /**
+     * Watches a fault for {@code atMost} after {@code begin}; in a bounded run only until the writes
+     * have come back: {@link #QUIET_AFTER} without a failed or slow write, every kind of write through
+     * every instance succeeding again since, and none of them waiting on an answer for long.
+     */
+    private void watch(long begin, Duration atMost) {
+        long deadline = begin + atMost.toNanos();
+        while (System.nanoTime() < deadline) {
+            if (!FULL && writesBack(begin)) {
+                return;
+            }
+            sleep(Duration.ofMillis(200));
+        }
+    }
+
+    private boolean writesBack(long begin) {
+        List<ThreeBrokerCluster.Instance> all = cluster.instances();
+        long now = System.nanoTime();
+        long disruptedUntil = begin + load.writesDisruptedFor(all, begin, SLOW).toNanos();
+        if (now - disruptedUntil < QUIET_AFTER.toNanos()) {
+            return false;
+        }
+        List<OpLog.Op> ops = load.log().ops();
+        for (ThreeBrokerCluster.Instance i : all) {
+            for (String kind : FaultLoad.WRITE_KINDS) {
+                String k = kind + "@" + i.id;
+                boolean succeededSince = ops.stream().anyMatch(op -> op.kind().equals(k) && op.ok()
+                        && op.startNanos() >= disruptedUntil);
+                long lastEnd = ops.stream().filter(op -> op.kind().equals(k)).mapToLong(OpLog.Op::endNanos).max()
+                        .orElse(begin);
+                if (!succeededSince || now - lastEnd > SLOW.toNanos()) {
+                    return false;
+                }
+            }
+        }
+        return true;
     }
 
     /** What else {@code broker} is to the cluster: the active controller, a transaction coordinator. */
