@@ -131,12 +131,12 @@ final class FaultLoad implements AutoCloseable {
         return log;
     }
 
-    /** The end of the last write (of any kind, through {@code via}) started after {@code since} that failed or took over {@code slow}. */
+    /** The end of the last write (of any kind, through {@code via}) ending after {@code since}, in flight then or sent since, that failed or took over {@code slow}. */
     Duration writesDisruptedFor(List<ThreeBrokerCluster.Instance> via, long sinceNanos, Duration slow) {
         Duration longest = Duration.ZERO;
         for (ThreeBrokerCluster.Instance i : via) {
             for (String kind : WRITE_KINDS) {
-                Duration d = log.disruptedFor(kind + "@" + i.id, sinceNanos, slow);
+                Duration d = log.disruptedAcross(kind + "@" + i.id, sinceNanos, slow);
                 longest = d.compareTo(longest) > 0 ? d : longest;
             }
         }
@@ -147,7 +147,7 @@ final class FaultLoad implements AutoCloseable {
     Duration readsDisruptedFor(List<ThreeBrokerCluster.Instance> via, long sinceNanos, Duration slow) {
         Duration longest = Duration.ZERO;
         for (ThreeBrokerCluster.Instance i : via) {
-            Duration d = log.disruptedFor("read@" + i.id, sinceNanos, slow);
+            Duration d = log.disruptedAcross("read@" + i.id, sinceNanos, slow);
             longest = d.compareTo(longest) > 0 ? d : longest;
         }
         return longest;

@@ -76,6 +76,22 @@ final class OpLog {
         return Duration.ofNanos(last - sinceNanos);
     }
 
+    /**
+     * As {@link #disruptedFor}, counting also the operations already in flight at {@code sinceNanos}
+     * (a write sent just before a broker died, answered seconds later): the end of the last operation
+     * of {@code kind} that ended after it and failed or took longer than {@code slow}.
+     */
+    Duration disruptedAcross(String kind, long sinceNanos, Duration slow) {
+        long last = sinceNanos;
+        for (Op op : ops) {
+            if (op.kind().equals(kind) && op.endNanos() > sinceNanos
+                    && (!op.ok() || op.endNanos() - op.startNanos() > slow.toNanos())) {
+                last = Math.max(last, op.endNanos());
+            }
+        }
+        return Duration.ofNanos(last - sinceNanos);
+    }
+
     /** Operations that ended after {@code sinceNanos} and failed. */
     List<Op> failures(long sinceNanos) {
         List<Op> failed = new ArrayList<>();
