@@ -28,6 +28,10 @@ for arg in "$@"; do
       exit 0 ;;
   esac
 done
+# ./run-server.sh repartition --partitions M: grows the stopped deployment (docs/operations.md), then ends.
+if [ "${1:-}" = repartition ]; then
+  exec "$JAVA_HOME/bin/java" $options -cp "$classpath" io.tablestream.server.Main "$@"
+fi
 aot=$(aot_cache_option "$classpath" "$options")
 
 # Where the instance will listen, to ask it whether it is ready: a -Dtablestream.* option, else the

@@ -17,6 +17,10 @@ public final class Main {
     }
 
     public static void main(String[] args) {
+        if (args.length > 0 && args[0].equals("repartition")) {
+            System.exit(RepartitionCommand.main(args));
+            return;
+        }
         Path configFile = null;
         for (int i = 0; i < args.length; i++) {
             if (args[i].equals("--config") && i + 1 < args.length) {
@@ -81,6 +85,7 @@ public final class Main {
     static String help() {
         StringBuilder out = new StringBuilder()
                 .append("Usage: Main [--config file.properties] [--help]\n")
+                .append("       Main repartition --partitions <M> [--config file.properties]  (a stopped deployment, N to M > N)\n")
                 .append("Each setting is read from, in order: the system property -Dtablestream.<name>, the environment")
                 .append(" variable shown, the --config file (key <name>), the default.\n\n");
         for (Setting<?> s : ServerSettings.ALL) {

@@ -80,12 +80,7 @@ public final class TablestreamServer implements AutoCloseable {
         }
         String bootstrap = config.get(ServerSettings.KAFKA_BOOTSTRAP_SERVERS);
         if (bootstrap.isBlank()) {
-            EmbeddedKafkaBroker.Builder builder = EmbeddedKafkaBroker.builder(dataDir.resolve("kafka"))
-                    .brokerPort(config.get(ServerSettings.KAFKA_PORT))
-                    .controllerPort(config.get(ServerSettings.KAFKA_CONTROLLER_PORT))
-                    .startupTimeout(Duration.ofMillis(config.get(ServerSettings.KAFKA_STARTUP_TIMEOUT_MS)));
-            config.passThrough(ServerSettings.BROKER_PREFIX).forEach(builder::brokerProperty);
-            EmbeddedKafkaBroker broker = builder.start();
+            EmbeddedKafkaBroker broker = embeddedBroker(config);
             started.push(broker);
             bootstrap = broker.bootstrapServers();
             LOG.info("Embedded Kafka broker running at {} (data in {}); change-feed consumers and Kafka-native"
@@ -227,6 +222,17 @@ public final class TablestreamServer implements AutoCloseable {
         } catch (TlsFileException e) {
             throw new ConfigurationException(e.getMessage(), e);
         }
+    }
+
+    /** Starts the embedded broker on its data in {@code config}'s data directory (its log directory's lock keeps it to one process). */
+    static EmbeddedKafkaBroker embeddedBroker(ServerConfig config) {
+        EmbeddedKafkaBroker.Builder builder = EmbeddedKafkaBroker.builder(
+                        Path.of(config.get(ServerSettings.DATA_DIR)).toAbsolutePath().resolve("kafka"))
+                .brokerPort(config.get(ServerSettings.KAFKA_PORT))
+                .controllerPort(config.get(ServerSettings.KAFKA_CONTROLLER_PORT))
+                .startupTimeout(Duration.ofMillis(config.get(ServerSettings.KAFKA_STARTUP_TIMEOUT_MS)));
+        config.passThrough(ServerSettings.BROKER_PREFIX).forEach(builder::brokerProperty);
+        return builder.start();
     }
 
     /** How the stream processor runs, as {@code config} says. */

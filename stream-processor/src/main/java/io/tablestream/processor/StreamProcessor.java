@@ -208,7 +208,12 @@ public final class StreamProcessor implements AutoCloseable {
     }
 
     private static String applicationId(StreamProcessorConfig config) {
-        return config.topicPrefix() + "-processor";
+        return applicationId(config.topicPrefix());
+    }
+
+    /** The Kafka Streams application id (its group, and the prefix of its changelogs) of topic prefix {@code prefix}. */
+    public static String applicationId(String prefix) {
+        return prefix + "-processor";
     }
 
     private void startAndAwaitRunning(Duration timeout) {

@@ -33,10 +33,19 @@ public final class BatchLoad {
     /** Inserts {@code entities} entities with {@code properties} of each index; answers the seconds it took. */
     public static double load(LeanTableClient client, String table, int entities,
                               IntFunction<Map<String, Object>> properties) throws InterruptedException {
+        return load(client, table, 0, entities, properties);
+    }
+
+    /**
+     * Inserts entities {@code from} (inclusive) to {@code to} (exclusive), both multiples of
+     * {@link #PER_PARTITION}, so a table grows in steps; answers the seconds it took.
+     */
+    public static double load(LeanTableClient client, String table, int from, int to,
+                              IntFunction<Map<String, Object>> properties) throws InterruptedException {
         long t0 = System.nanoTime();
         Semaphore inFlight = new Semaphore(IN_FLIGHT);
         AtomicReference<String> failed = new AtomicReference<>();
-        for (int b = 0; b < entities / PER_PARTITION; b++) {
+        for (int b = from / PER_PARTITION; b < to / PER_PARTITION; b++) {
             List<LeanTableClient.BatchOperation> ops = new ArrayList<>(PER_PARTITION);
             for (int r = 0; r < PER_PARTITION; r++) {
                 int i = b * PER_PARTITION + r;

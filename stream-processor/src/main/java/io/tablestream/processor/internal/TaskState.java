@@ -16,8 +16,8 @@ import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
  * Timestamp again — no wall clock is read, on any machine, ever.
  */
 final class TaskState {
-    private static final String APPLIED_OFFSET = "applied-offset";
-    private static final String LAST_TIMESTAMP = "last-timestamp";
+    static final String APPLIED_OFFSET = "applied-offset";
+    static final String LAST_TIMESTAMP = "last-timestamp";
     private static final long TICKS_PER_MILLI = EdmDateTime.TICKS_PER_SECOND / 1000;
 
     private final KeyValueStore<String, byte[]> store;
@@ -98,10 +98,15 @@ final class TaskState {
 
     private static long read(ReadOnlyKeyValueStore<String, byte[]> store, String key, long absent) {
         byte[] v = store.get(key);
-        return v == null ? absent : ByteBuffer.wrap(v).getLong();
+        return v == null ? absent : decode(v);
     }
 
-    private static byte[] encode(long value) {
+    /** A value of the store: the offset or the clock, big-endian. */
+    static long decode(byte[] value) {
+        return ByteBuffer.wrap(value).getLong();
+    }
+
+    static byte[] encode(long value) {
         return ByteBuffer.allocate(Long.BYTES).putLong(value).array();
     }
 }

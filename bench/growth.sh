@@ -1,0 +1,128 @@
+#!/usr/bin/env bash
+# The cost curve: one table grown step by step (100,000, 1,000,000, ... entities of about 200 bytes,
+# 100 per PartitionKey, so 1,000 PartitionKeys at 100,000), one server started as run-server.sh
+# starts it (same class path and main class; JAVA_OPTS default -Xmx1g), and at each size: load rate,
+# RSS, disk per entity (broker log and RocksDB apart), point GET p50/p99 and rate, 100-row range
+# queries, a full scan's rate, $count of the table, restart to ready after kill -9, and the rebuild
+# of every store from Kafka after the stores' directory is deleted. Needs only a JDK 17.
+#
+#   bench/growth.sh all 100000 1000000    every step below, for each size in turn, then the chart
+#   bench/growth.sh load <size>           grow the table to <size> (server started, loaded, stopped)
+#   bench/growth.sh measure               measure at the current size (server started, measured, stopped)
+#   bench/growth.sh chart [file.svg]      the table (markdown) and the chart of every size measured
+#   bench/growth.sh clean                 delete the data directory and the results
+#
+# The steps are separate so that loading (long) and measuring (short) can run at different times.
+# Environment: GROWTH_DIR (default /tmp/tablestream-growth: data, results, server logs), JAVA_OPTS of
+# the server (default -Xmx1g), PORT (default 10002), DURATION seconds per timed figure (10),
+# SCAN_SECONDS (60: a longer full scan is reported as the rate of its first part), SKIP_BUILD=1.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/ready.sh
+DIR=${GROWTH_DIR:-/tmp/tablestream-growth}
+DATA=$DIR/data
+RESULTS=$DIR/results.txt
+PORT=${PORT:-10002}
+ENDPOINT=http://127.0.0.1:$PORT/devstoreaccount1
+mkdir -p "$DIR"
+
+build() {
+  if [ "${SKIP_BUILD:-}" != 1 ] && [ -z "${BUILT:-}" ]; then
+    ./mvnw -q -B -pl server,bench -am package -DskipTests
+    BUILT=1
+  fi
+}
+
+bench() {
+  java -Xmx512m -cp "bench/target/classes:$(cat bench/target/classpath.txt)" io.tablestream.bench.lean.GrowthBenchmark \
+    --endpoint "$ENDPOINT" --table Growth "$@"
+}
+
+size() { cat "$DIR/size" 2>/dev/null || echo 0; }
+
+# Starts the server on $DATA; sets PID, and READY to the seconds it took to report ready.
+start() {
+  local t0 t1
+  t0=$(date +%s.%N)
+  TABLESTREAM_PORT=$PORT TABLESTREAM_DATA_DIR=$DATA java ${JAVA_OPTS:--Xmx1g} \
+    -cp "server/target/classes:$(cat server/target/classpath.txt)" io.tablestream.server.Main \
+    >>"$DIR/server.log" 2>&1 &
+  PID=$!
+  if ! await_ready 127.0.0.1 "$PORT" "$PID" 900; then
+    echo "the server did not get ready (see $DIR/server.log)" >&2
+    kill -9 "$PID" 2>/dev/null || true
+    exit 1
+  fi
+  t1=$(date +%s.%N)
+  READY=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')
+}
+
+stop() {
+  kill -TERM "$PID" 2>/dev/null || true
+  wait "$PID" 2>/dev/null || true
+}
+
+rss_mib() { awk '/VmRSS/ { printf "%.0f", $2 / 1024 }' "/proc/$PID/status"; }
+
+record() { echo "GROWTH $*" | tee -a "$RESULTS"; }
+
+load() {
+  local to=$1 from
+  from=$(size)
+  [ "$to" -gt "$from" ] || { echo "the table already holds $from entities" >&2; return 0; }
+  build
+  start
+  trap 'kill -9 $PID 2>/dev/null || true' EXIT
+  bench --phase load --from "$from" --to "$to" | tee -a "$RESULTS"
+  echo "$to" >"$DIR/size"
+  record "$to" rss-after-load "$(rss_mib)" MiB
+  stop
+  trap - EXIT
+}
+
+measure() {
+  local n
+  n=$(size)
+  [ "$n" -gt 0 ] || { echo "load first: bench/growth.sh load <size>" >&2; exit 2; }
+  build
+  start
+  trap 'kill -9 $PID 2>/dev/null || true' EXIT
+  bench --phase measure --to "$n" --server-pid "$PID" --duration "${DURATION:-10}" \
+    --scan-seconds "${SCAN_SECONDS:-60}" | tee -a "$RESULTS"
+  record "$n" rss "$(rss_mib)" MiB
+  local kafka streams
+  kafka=$(du -sb "$DATA/kafka" | cut -f1)
+  streams=$(du -sb "$DATA/streams" | cut -f1)
+  record "$n" disk-broker-per-entity "$((kafka / n))" bytes
+  record "$n" disk-rocksdb-per-entity "$((streams / n))" bytes
+  # restart to ready after kill -9
+  kill -9 "$PID"
+  wait "$PID" 2>/dev/null || true
+  start
+  record "$n" restart-after-kill "$READY" s
+  # every store rebuilt from Kafka: stop, delete the stores, start
+  stop
+  rm -rf "$DATA/streams"
+  start
+  record "$n" rebuild "$READY" s "($(awk -v n="$n" -v s="$READY" 'BEGIN { printf "%.0f", n / s }') entities/s)"
+  stop
+  trap - EXIT
+}
+
+chart() {
+  build
+  java -cp "bench/target/classes:$(cat bench/target/classpath.txt)" io.tablestream.bench.lean.GrowthChart \
+    "$RESULTS" "${1:-docs/growth.svg}"
+}
+
+case "${1:-}" in
+  load) load "$2" ;;
+  measure) measure ;;
+  chart) chart "${2:-}" ;;
+  clean) rm -rf "$DATA" "$RESULTS" "$DIR/size" "$DIR/server.log" ;;
+  all)
+    shift
+    for s in "$@"; do load "$s"; measure; done
+    chart ;;
+  *) sed -n '2,20p' "$0"; exit 2 ;;
+esac
