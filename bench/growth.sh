@@ -62,6 +62,12 @@ stop() {
   wait "$PID" 2>/dev/null || true
 }
 
+# Bytes the broker keeps for the partitions of the topics matching $1 (a glob of partition directories).
+topic_bytes() {
+  find "$DATA/kafka" -mindepth 1 -maxdepth 3 -type d -name "$1" -print0 | du -scb --files0-from=- 2>/dev/null \
+    | awk 'END { print $1 + 0 }'
+}
+
 rss_mib() { awk '/VmRSS/ { printf "%.0f", $2 / 1024 }' "/proc/$PID/status"; }
 
 record() { echo "GROWTH $*" | tee -a "$RESULTS"; }
@@ -95,6 +101,10 @@ measure() {
   streams=$(du -sb "$DATA/streams" | cut -f1)
   record "$n" disk-broker-per-entity "$((kafka / n))" bytes
   record "$n" disk-rocksdb-per-entity "$((streams / n))" bytes
+  # the broker's share by topic: the command log, the change feed, the stores' changelogs
+  record "$n" disk-commands-per-entity "$(($(topic_bytes 'tablestream.commands-*') / n))" bytes
+  record "$n" disk-changes-per-entity "$(($(topic_bytes 'tablestream.changes-*') / n))" bytes
+  record "$n" disk-changelogs-per-entity "$(($(topic_bytes '*-changelog-*') / n))" bytes
   # restart to ready after kill -9
   kill -9 "$PID"
   wait "$PID" 2>/dev/null || true

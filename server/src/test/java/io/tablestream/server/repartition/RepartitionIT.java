@@ -143,8 +143,8 @@ class RepartitionIT {
                 String pk = "pk" + p;
                 String etag = before.entities().get(pk + "/rk0").split("\\|")[0];
                 assertThat(table.updateEntityWithResponse(new TableEntity(pk, "rk0").addProperty("Color", "green")
-                        .setETag(etag), TableEntityUpdateMode.MERGE, true, null, null).getStatusCode()).isEqualTo(204);
-                assertThatThrownBy(() -> table.updateEntityWithResponse(new TableEntity(pk, "rk0").setETag(etag),
+                        .addProperty("odata.etag", etag), TableEntityUpdateMode.MERGE, true, null, null).getStatusCode()).isEqualTo(204);
+                assertThatThrownBy(() -> table.updateEntityWithResponse(new TableEntity(pk, "rk0").addProperty("odata.etag", etag),
                         TableEntityUpdateMode.MERGE, true, null, null))
                         .isInstanceOf(TableServiceException.class).hasMessageContaining("UpdateConditionNotSatisfied");
                 assertThat(table.getEntity(pk, "rk0").getTimestamp()).isAfter(OffsetDateTime.parse(

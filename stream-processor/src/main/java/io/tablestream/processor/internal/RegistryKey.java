@@ -32,6 +32,16 @@ public final class RegistryKey {
         return ACCOUNT + account;
     }
 
+    /** {@code <account>/<lower-case name>} of a {@link #byNameKey name key}. */
+    public static String accountAndName(String nameKey) {
+        return nameKey.substring(NAME.length());
+    }
+
+    /** The account of an {@link #forAccount account key}. */
+    public static String accountOf(String accountKey) {
+        return accountKey.substring(ACCOUNT.length());
+    }
+
     /** The first name key of an account (inclusive). */
     public static String accountStart(String account) {
         return NAME + account + '/';

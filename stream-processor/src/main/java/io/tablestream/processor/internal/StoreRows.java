@@ -52,12 +52,11 @@ public final class StoreRows {
                 yield CommandKey.forTransaction(k.substring(0, slash), k.substring(slash + 1));
             }
             case StoreNames.TABLE_NAMES -> {
-                // name/<account>/<lower-case name>
-                String k = text(key).substring(RegistryKey.accountStart("").length());
+                String k = RegistryKey.accountAndName(text(key));
                 int slash = k.indexOf('/');
                 yield CommandKey.forTable(k.substring(0, slash), TableName.of(k.substring(slash + 1)));
             }
-            case StoreNames.ACCOUNTS -> CommandKey.forAccount(text(key).substring(RegistryKey.forAccount("").length()));
+            case StoreNames.ACCOUNTS -> CommandKey.forAccount(RegistryKey.accountOf(text(key)));
             case StoreNames.PARTITION_TABLES -> {
                 String k = text(key);
                 if (k.startsWith(RegistryKey.idStart())) {
