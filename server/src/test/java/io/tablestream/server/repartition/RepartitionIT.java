@@ -142,11 +142,13 @@ class RepartitionIT {
                 // three in four of these keys moved to another partition: each keeps its ETag and clock
                 String pk = "pk" + p;
                 String etag = before.entities().get(pk + "/rk0").split("\\|")[0];
-                assertThat(table.updateEntityWithResponse(new TableEntity(pk, "rk0").addProperty("Color", "green")
-                        .addProperty("odata.etag", etag), TableEntityUpdateMode.MERGE, true, null, null).getStatusCode()).isEqualTo(204);
-                assertThatThrownBy(() -> table.updateEntityWithResponse(new TableEntity(pk, "rk0").addProperty("odata.etag", etag),
-                        TableEntityUpdateMode.MERGE, true, null, null))
-                        .isInstanceOf(TableServiceException.class).hasMessageContaining("UpdateConditionNotSatisfied");
+                TableEntity change = new TableEntity(pk, "rk0").addProperty("Color", "green")
+                        .addProperty("odata.etag", etag);
+                assertThat(table.updateEntityWithResponse(change, TableEntityUpdateMode.MERGE, true, null, null)
+                        .getStatusCode()).isEqualTo(204);
+                TableEntity stale = new TableEntity(pk, "rk0").addProperty("odata.etag", etag);
+                assertThatThrownBy(() -> table.updateEntityWithResponse(stale, TableEntityUpdateMode.MERGE, true, null,
+                        null)).isInstanceOf(TableServiceException.class).hasMessageContaining("UpdateConditionNotSatisfied");
                 assertThat(table.getEntity(pk, "rk0").getTimestamp()).isAfter(OffsetDateTime.parse(
                         before.entities().get(pk + "/rk0").split("\\|")[1]));
                 assertThat(history(raw, name, pk, "rk0")).hasSize(2);
