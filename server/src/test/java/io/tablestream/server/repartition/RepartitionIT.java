@@ -1,8 +1,8 @@
 package io.tablestream.server.repartition;
 
 import static io.tablestream.server.RawTableClient.query;
+import static io.tablestream.server.ServiceErrors.assertServiceError;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.azure.data.tables.TableClient;
 import com.azure.data.tables.TableServiceClient;
@@ -11,7 +11,6 @@ import com.azure.data.tables.models.ListEntitiesOptions;
 import com.azure.data.tables.models.TableAccessPolicy;
 import com.azure.data.tables.models.TableEntity;
 import com.azure.data.tables.models.TableEntityUpdateMode;
-import com.azure.data.tables.models.TableServiceException;
 import com.azure.data.tables.models.TableSignedIdentifier;
 import io.tablestream.processor.Repartition;
 import io.tablestream.server.IndexRequests;
@@ -146,8 +145,8 @@ class RepartitionIT {
                 assertThat(table.updateEntityWithResponse(change, TableEntityUpdateMode.MERGE, true, null, null)
                         .getStatusCode()).isEqualTo(204);
                 TableEntity stale = new TableEntity(pk, "rk0").addProperty("odata.etag", etag);
-                assertThatThrownBy(() -> table.updateEntityWithResponse(stale, TableEntityUpdateMode.MERGE, true, null,
-                        null)).isInstanceOf(TableServiceException.class).hasMessageContaining("UpdateConditionNotSatisfied");
+                assertServiceError(() -> table.updateEntityWithResponse(stale, TableEntityUpdateMode.MERGE, true, null,
+                        null), 412, "UpdateConditionNotSatisfied");
                 assertThat(table.getEntity(pk, "rk0").getTimestamp()).isAfter(OffsetDateTime.parse(
                         before.entities().get(pk + "/rk0").split("\\|")[1]));
                 assertThat(history(raw, name, pk, "rk0")).hasSize(2);
