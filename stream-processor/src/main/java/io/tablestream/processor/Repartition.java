@@ -87,13 +87,7 @@ public final class Repartition {
         this.topics = Topics.withPrefix(topicPrefix);
         this.applicationId = StreamProcessor.applicationId(topicPrefix);
         this.progress = progress;
-        Map<String, Object> adminSettings = new HashMap<>();
-        client.forEach((k, v) -> {
-            if (AdminClientConfig.configNames().contains(k)) {
-                adminSettings.put(k, v);
-            }
-        });
-        this.admin = Admin.create(adminSettings);
+        this.admin = Admin.create(only(client, AdminClientConfig.configNames()));
     }
 
     /**
@@ -423,13 +417,19 @@ public final class Repartition {
         return applicationId + "-" + store + "-changelog";
     }
 
-    private KafkaConsumer<byte[], byte[]> consumer() {
+    /** The client settings a kind of client takes ({@code names}). */
+    private static Map<String, Object> only(Map<String, Object> client, Set<String> names) {
         Map<String, Object> settings = new HashMap<>();
         client.forEach((k, v) -> {
-            if (ConsumerConfig.configNames().contains(k)) {
+            if (names.contains(k)) {
                 settings.put(k, v);
             }
         });
+        return settings;
+    }
+
+    private KafkaConsumer<byte[], byte[]> consumer() {
+        Map<String, Object> settings = only(client, ConsumerConfig.configNames());
         settings.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         settings.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         settings.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "none");
@@ -442,12 +442,7 @@ public final class Repartition {
     }
 
     private KafkaProducer<byte[], byte[]> producer() {
-        Map<String, Object> settings = new HashMap<>();
-        client.forEach((k, v) -> {
-            if (ProducerConfig.configNames().contains(k)) {
-                settings.put(k, v);
-            }
-        });
+        Map<String, Object> settings = only(client, ProducerConfig.configNames());
         settings.put(ProducerConfig.ACKS_CONFIG, "all");
         settings.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
         settings.put(ProducerConfig.LINGER_MS_CONFIG, 5);

@@ -179,17 +179,8 @@ public final class LeanTableClient {
 
     /** Query Entities with a {@code $filter} (or null: the whole table) from a continuation (or null). */
     public CompletableFuture<Page> page(String table, String filter, String nextPartitionKey, String nextRowKey) {
-        StringBuilder query = new StringBuilder();
-        if (filter != null) {
-            query.append("$filter=").append(encode(filter)).append('&');
-        }
-        if (nextPartitionKey != null) {
-            query.append("NextPartitionKey=").append(encode(nextPartitionKey)).append('&');
-        }
-        if (nextRowKey != null) {
-            query.append("NextRowKey=").append(encode(nextRowKey)).append('&');
-        }
-        HttpRequest request = HttpRequest.newBuilder(URI.create(endpoint + "/" + table + "()?" + query + sas))
+        HttpRequest request = HttpRequest.newBuilder(URI.create(endpoint + "/" + table + "()?"
+                        + queryFrom(filter, nextPartitionKey, nextRowKey) + sas))
                 .timeout(Duration.ofSeconds(30))
                 .header("Accept", NO_METADATA)
                 .header("x-ms-version", API_VERSION)
@@ -218,6 +209,19 @@ public final class LeanTableClient {
      * continuation from an earlier answer (or null).
      */
     public CompletableFuture<Count> count(String table, String filter, String nextPartitionKey, String nextRowKey) {
+        HttpRequest request = HttpRequest.newBuilder(URI.create(endpoint + "/" + table + "()/$count?"
+                        + queryFrom(filter, nextPartitionKey, nextRowKey) + sas))
+                .timeout(Duration.ofSeconds(30))
+                .header("x-ms-version", API_VERSION)
+                .header("DataServiceVersion", "3.0").GET().build();
+        return http.sendAsync(request, HttpResponse.BodyHandlers.ofString()).thenApply(r -> new Count(r.statusCode(),
+                r.statusCode() == 200 ? Long.parseLong(r.body().strip()) : -1,
+                r.headers().firstValue("x-ms-continuation-NextPartitionKey").orElse(null),
+                r.headers().firstValue("x-ms-continuation-NextRowKey").orElse(null)));
+    }
+
+    /** {@code $filter} (or none) and a continuation (or none), each followed by '&'. */
+    private static String queryFrom(String filter, String nextPartitionKey, String nextRowKey) {
         StringBuilder query = new StringBuilder();
         if (filter != null) {
             query.append("$filter=").append(encode(filter)).append('&');
@@ -228,14 +232,7 @@ public final class LeanTableClient {
         if (nextRowKey != null) {
             query.append("NextRowKey=").append(encode(nextRowKey)).append('&');
         }
-        HttpRequest request = HttpRequest.newBuilder(URI.create(endpoint + "/" + table + "()/$count?" + query + sas))
-                .timeout(Duration.ofSeconds(30))
-                .header("x-ms-version", API_VERSION)
-                .header("DataServiceVersion", "3.0").GET().build();
-        return http.sendAsync(request, HttpResponse.BodyHandlers.ofString()).thenApply(r -> new Count(r.statusCode(),
-                r.statusCode() == 200 ? Long.parseLong(r.body().strip()) : -1,
-                r.headers().firstValue("x-ms-continuation-NextPartitionKey").orElse(null),
-                r.headers().firstValue("x-ms-continuation-NextRowKey").orElse(null)));
+        return query.toString();
     }
 
     private static String encode(String value) {
