@@ -22,6 +22,12 @@ public final class Topics {
     public static final int MAX_COMMAND_BYTES = 8 * 1024 * 1024;
     /** Room for one entity of up to 1 MiB (measured as the service does) encoded in Avro. */
     public static final int MAX_ENTITY_RECORD_BYTES = 4 * 1024 * 1024;
+    /**
+     * How long the commands topic keeps a command: 7 days, Kafka's own default. The state is rebuilt
+     * from the stores' changelogs, never from the commands; a command is needed only until its task
+     * has applied it (seconds), and the change feed (kept forever) is the audit log of what changed.
+     */
+    public static final long COMMANDS_RETENTION_MS = 7L * 24 * 3600 * 1000;
 
     private final String prefix;
     private final TopicDescriptor<String, Command> commands;
@@ -33,7 +39,7 @@ public final class Topics {
     private Topics(String prefix) {
         this.prefix = prefix;
         this.commands = new TopicDescriptor<>(prefix + ".commands", Serdes.String(), serde(LogCodecs.COMMAND), null,
-                Map.of(TopicConfig.RETENTION_MS_CONFIG, "-1",
+                Map.of(TopicConfig.RETENTION_MS_CONFIG, Long.toString(COMMANDS_RETENTION_MS),
                         TopicConfig.MAX_MESSAGE_BYTES_CONFIG, Integer.toString(MAX_COMMAND_BYTES)));
         this.outcomes = new TopicDescriptor<>(prefix + ".outcomes", Serdes.String(), serde(LogCodecs.OUTCOME), null,
                 Map.of(TopicConfig.RETENTION_MS_CONFIG, Long.toString(24L * 3600 * 1000)));
