@@ -50,8 +50,8 @@ public final class GrowthBenchmark {
                     throw new IllegalStateException("Create Table answered " + created.status() + ": " + created.body());
                 }
             }
-            IntFunction<Map<String, Object>> properties = i -> SyntheticEntities.properties(
-                    String.format("p%06d", i / BatchLoad.PER_PARTITION), String.format("r%07d", i));
+            IntFunction<Map<String, Object>> properties = i -> SyntheticEntities.properties(BatchLoad.partitionKey(i),
+                    BatchLoad.rowKey(i));
             double took = BatchLoad.load(client, table, from, size, properties);
             print(size, "load", (size - from) / took, "entities/s", null, 0);
             return;
@@ -61,7 +61,7 @@ public final class GrowthBenchmark {
         SplittableRandom random = new SplittableRandom(42);
         timed(size, "point-get", 16, seconds, pid, () -> {
             int i = random.nextInt(size);
-            return client.get(table, String.format("p%06d", i / BatchLoad.PER_PARTITION), String.format("r%07d", i))
+            return client.get(table, BatchLoad.partitionKey(i), BatchLoad.rowKey(i))
                     .thenApply(a -> check(a.status() == 200, "GET answered " + a.status()));
         });
         // 100-row range queries: a RowKey range in one PartitionKey, 4 in flight
