@@ -139,6 +139,7 @@ public final class Repartition {
             TaskMeta meta = readTaskMeta(consumer, from);
             checkApplied(consumer, from, meta.applied());
             Map<String, IndexBuild> builds = readyIndexBuilds(consumer, from);
+            checkNoJobRunning(consumer, from);
             progress.accept("Every command of the " + from + " partitions is applied; moving the stores' rows to " + to
                     + " partitions");
             for (String store : stores) {
@@ -204,6 +205,9 @@ public final class Repartition {
             }
             CommandKey owner = StoreRows.owner(store, r.key(), id -> account(accounts, id));
             if (owner == null) {
+                if (!store.equals(StoreNames.PARTITION_TABLES)) {
+                    return; // a share of a job: none is live (checked first)
+                }
                 if (r.value() == null) {
                     announced.remove(text(r.key()));
                 } else {
@@ -281,6 +285,30 @@ public final class Repartition {
         if (!behind.isEmpty()) {
             throw new IllegalStateException("Commands not applied yet (" + String.join(", ", behind) + "): start the"
                     + " server until it is ready and has applied them, stop it, and run the repartition again");
+        }
+    }
+
+    /** Refuses when a task holds a share of a job (restore, delete by filter) still running. */
+    private void checkNoJobRunning(KafkaConsumer<byte[], byte[]> consumer, int from) {
+        Set<String> running = new java.util.TreeSet<>();
+        for (int p = 0; p < from; p++) {
+            Set<String> shares = new HashSet<>();
+            readAll(consumer, new TopicPartition(changelog(StoreNames.JOBS), p), 0, r -> {
+                String key = text(r.key());
+                if (io.tablestream.processor.store.JobKeys.accountOfStatus(key) != null) {
+                    return;
+                }
+                if (r.value() == null) {
+                    shares.remove(key);
+                } else {
+                    shares.add(key);
+                }
+            });
+            running.addAll(shares);
+        }
+        if (!running.isEmpty()) {
+            throw new IllegalStateException("Jobs are running (" + String.join(", ", running) + "): start the server"
+                    + " until they have finished (GET /<account>/$jobs/<id>), stop it, and run again");
         }
     }
 

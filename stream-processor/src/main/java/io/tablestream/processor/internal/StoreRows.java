@@ -23,7 +23,7 @@ public final class StoreRows {
     /** The stores whose rows are each owned by one command key (the per-task rows are told apart by {@link #owner}). */
     public static final List<String> KEYED = List.of(StoreNames.ENTITIES, StoreNames.EXPIRY, StoreNames.HISTORY,
             StoreNames.INDEXES, StoreNames.TRANSACTIONS, StoreNames.TABLE_NAMES, StoreNames.ACCOUNTS,
-            StoreNames.PARTITION_TABLES);
+            StoreNames.PARTITION_TABLES, StoreNames.JOBS);
     /** The stores holding only per-task rows: a task's offset and clock, and its indexes' progress. */
     public static final List<String> PER_TASK = List.of(StoreNames.TASK_META, StoreNames.INDEX_BUILDS);
 
@@ -33,7 +33,7 @@ public final class StoreRows {
     /**
      * The command key that owns the row keyed {@code key} (as its changelog holds it) in store
      * {@code store}, or null when the row is the task's own (a table announcement it has seen, in
-     * {@code partition-tables}). {@code accountOfTable} names the account of a table id (entity rows
+     * {@code partition-tables}; its share of a running job, in {@code jobs}). {@code accountOfTable} names the account of a table id (entity rows
      * are keyed by table id, their command by account and table id).
      *
      * @throws IllegalArgumentException for a store without keyed rows, or a key it cannot hold
@@ -64,6 +64,11 @@ public final class StoreRows {
                 }
                 PartitionDeletions.Deletion d = PartitionDeletions.Deletion.parse(k);
                 yield CommandKey.forEntity(accountOfTable.apply(d.tableId()), d.tableId(), d.partitionKey());
+            }
+            case StoreNames.JOBS -> {
+                // a job's status lives with its account's key; a task's share of a job is its own
+                String account = io.tablestream.processor.store.JobKeys.accountOfStatus(text(key));
+                yield account == null ? null : CommandKey.forAccount(account);
             }
             default -> throw new IllegalArgumentException("store " + store + " has no rows owned by a command key");
         };

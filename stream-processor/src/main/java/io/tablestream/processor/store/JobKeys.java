@@ -30,6 +30,11 @@ public final class JobKeys {
         return PART + jobId;
     }
 
+    /** The account of a {@link #status} key, or null for a key that is not one (a share). */
+    public static String accountOfStatus(String key) {
+        return key.startsWith(STATUS) ? key.substring(STATUS.length(), key.indexOf('/', STATUS.length())) : null;
+    }
+
     /** The first key of the partition shares. */
     public static String partPrefix() {
         return PART;

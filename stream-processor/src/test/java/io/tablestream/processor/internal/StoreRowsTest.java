@@ -12,6 +12,7 @@ import io.tablestream.core.model.TableName;
 import io.tablestream.core.storekey.IndexKeys;
 import io.tablestream.core.storekey.KeyCodec;
 import io.tablestream.processor.store.IndexBuild;
+import io.tablestream.processor.store.JobKeys;
 import io.tablestream.processor.store.StoreNames;
 import io.tablestream.processor.store.TransactionKeys;
 import java.nio.ByteBuffer;
@@ -57,6 +58,9 @@ class StoreRowsTest {
                 .isEqualTo(CommandKey.forTransaction("acct", "tx-1/2"));
         assertThat(StoreRows.owner(StoreNames.PARTITION_TABLES, utf8(PartitionDeletions.key(7, "pk-1", 99)), ACCOUNTS))
                 .isEqualTo(CommandKey.forEntity("acct", 7, "pk-1"));
+        assertThat(StoreRows.owner(StoreNames.JOBS, utf8(JobKeys.status("acct", "job-1")), ACCOUNTS))
+                .isEqualTo(CommandKey.forAccount("acct"));
+        assertThat(StoreRows.owner(StoreNames.JOBS, utf8(JobKeys.part("job-1")), ACCOUNTS)).isNull();
     }
 
     @Test
