@@ -76,7 +76,9 @@ public final class TablestreamServerExtension implements ParameterResolver {
                     ServerSettings.PARTITIONS, 4,
                     ServerSettings.ACCOUNTS, OTHER_ACCOUNT + ":" + OTHER_KEY,
                     // far below the default, so tests with a few thousand rows meet short and empty pages
-                    ServerSettings.QUERY_ROW_BUDGET, 2_000)));
+                    ServerSettings.QUERY_ROW_BUDGET, 2_000,
+                    // a sweep round every half second (default 5 s), so tests see deleted rows reclaimed soon
+                    ServerSettings.SWEEP_INTERVAL_MS, 500)));
             return new ServerResource(new RunningServer(server, kafka, dataDir));
         } catch (IOException e) {
             throw new UncheckedIOException(e);

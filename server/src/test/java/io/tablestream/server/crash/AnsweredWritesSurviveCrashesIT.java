@@ -1,5 +1,6 @@
 package io.tablestream.server.crash;
 
+import static io.tablestream.testsupport.Eventually.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tablestream.bench.lean.LeanTableClient;
@@ -224,15 +225,8 @@ class AnsweredWritesSurviveCrashesIT {
     }
 
     private static Answer readWithRetry(LeanTableClient client, Key key) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
-        while (true) {
-            Answer a = answer(() -> client.get(TABLE, key.partitionKey(), key.rowKey()));
-            if (a != null && a.status() < 500) {
-                return a;
-            }
-            assertThat(System.nanoTime()).as("reading %s back (last: %s)", key, a).isLessThan(deadline);
-            Thread.sleep(200);
-        }
+        return eventually(() -> answer(() -> client.get(TABLE, key.partitionKey(), key.rowKey())),
+                a -> a != null && a.status() < 500, Duration.ofSeconds(90));
     }
 
     /** The Timestamp an ETag {@code W/"datetime'...'"} stands for, as ISO 8601. */

@@ -1,5 +1,6 @@
 package io.tablestream.server.crash;
 
+import static io.tablestream.testsupport.Eventually.eventuallyPasses;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.azure.core.http.policy.ExponentialBackoffOptions;
@@ -181,18 +182,12 @@ class KillRecoveryIT {
     private void verify(ServerProcess server) throws InterruptedException {
         TableClient table = sdk(server);
         Map<String, TableEntity> all = new HashMap<>();
-        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        do {
-            // async writes were acknowledged once in the log; the processor may still be applying them
+        // async writes were acknowledged once in the log; the processor may still be applying them
+        eventuallyPasses(() -> {
             all.clear();
             table.listEntities().forEach(e -> all.put(e.getPartitionKey() + "/" + e.getRowKey(), e));
-            if (all.keySet().containsAll(accepted)) {
-                break;
-            }
-            Thread.sleep(500);
-        } while (System.nanoTime() < deadline);
-
-        assertThat(all.keySet()).as("every 202-accepted async write").containsAll(accepted);
+            assertThat(all.keySet()).as("every 202-accepted async write").containsAll(accepted);
+        }, Duration.ofSeconds(60));
         Map<String, String> found = new HashMap<>();
         answered.keySet().forEach(k -> found.put(k, all.containsKey(k) ? etag(all.get(k).getETag()) : null));
         assertThat(found).as("every answered sync write, with the ETag it was answered with").isEqualTo(answered);

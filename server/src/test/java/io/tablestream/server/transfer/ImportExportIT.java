@@ -1,5 +1,6 @@
 package io.tablestream.server.transfer;
 
+import static io.tablestream.testsupport.Eventually.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.azure.data.tables.TableClient;
@@ -29,6 +30,7 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
@@ -214,17 +216,15 @@ class ImportExportIT {
         command.addAll(List.of(args));
         Process p = new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectOutput(dir.resolve("killed-" + args[0] + ".log").toFile()).start();
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
         try {
-            while (System.nanoTime() < deadline && p.isAlive()) {
-                if (progressed(checkpoint)) {
-                    p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-                    return;
+            eventually(args[0] + " checkpointed", () -> {
+                if (!p.isAlive()) {
+                    throw new AssertionError(args[0] + " ended before a checkpoint showed progress: "
+                            + Files.readString(dir.resolve("killed-" + args[0] + ".log")));
                 }
-                Thread.sleep(5);
-            }
-            throw new AssertionError(args[0] + " ended (or took 120 s) before a checkpoint showed progress: "
-                    + Files.readString(dir.resolve("killed-" + args[0] + ".log")));
+                return progressed(checkpoint);
+            }, Duration.ofSeconds(120));
+            p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
         } finally {
             p.destroyForcibly();
         }
