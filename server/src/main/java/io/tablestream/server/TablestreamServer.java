@@ -111,6 +111,7 @@ public final class TablestreamServer implements AutoCloseable {
         if (metrics != null) {
             started.push(metrics);
             metrics.bind(processor.metrics());
+            metrics.bindKafka(processor.metrics()::kafkaMetrics);
         }
 
         ResponderPool responders = new ResponderPool(config.get(ServerSettings.RESPONDER_THREADS));

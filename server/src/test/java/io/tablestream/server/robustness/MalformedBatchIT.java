@@ -96,6 +96,7 @@ class MalformedBatchIT {
         String whole = batch(changeSet(insert(table, "t1"), insert(table, "t2")));
         for (int cut : new int[] {10, 60, whole.length() / 2, whole.length() - 30}) {
             RawTableClient.Response r = send(whole.substring(0, cut));
+            System.out.println("DEBUG-TRUNC cut " + cut + " of " + whole.length() + " [" + whole.substring(Math.max(0, cut - 20), cut).replace("\r\n", "|") + "] -> " + r.status() + " " + r.body());
 
             assertThat(r.status()).as("cut at %d: %s", cut, r).isIn(400, 202);
             if (r.status() == 400) {

@@ -137,7 +137,7 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
         Housekeeping housekeeping = settings.housekeeping();
         context.schedule(housekeeping.expiryInterval(), PunctuationType.WALL_CLOCK_TIME, this::expire);
         context.schedule(housekeeping.sweepInterval(), PunctuationType.WALL_CLOCK_TIME,
-                new DeletedRowsSweep(tables, rows, housekeeping.sweepBatch())::sweep);
+                new DeletedRowsSweep(tables, rows, housekeeping.sweepBatch(), settings.metrics()::swept)::sweep);
         context.schedule(housekeeping.sweepInterval(), PunctuationType.WALL_CLOCK_TIME, wallClockMillis ->
                 history.sweep(EdmDateTime.of(settings.clock().instant()), tables::byId, jobShares::readsHistoryOf,
                         housekeeping.sweepBatch()));
