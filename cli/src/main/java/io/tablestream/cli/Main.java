@@ -1,7 +1,7 @@
 package io.tablestream.cli;
 
-import io.tablestream.cli.http.TableAccount;
-import io.tablestream.cli.http.TableServiceHttp;
+import io.tablestream.client.TableAccount;
+import io.tablestream.client.TableServiceHttp;
 import io.tablestream.cli.transfer.Progress;
 import io.tablestream.cli.transfer.TransferException;
 import java.io.PrintStream;

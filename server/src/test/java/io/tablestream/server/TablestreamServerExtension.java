@@ -1,5 +1,6 @@
 package io.tablestream.server;
 
+import io.tablestream.core.model.EmulatorAccount;
 import com.azure.data.tables.TableServiceClient;
 import com.azure.data.tables.TableServiceClientBuilder;
 import io.tablestream.testsupport.KafkaCluster;
@@ -21,7 +22,6 @@ import org.junit.jupiter.api.extension.ParameterResolver;
  * so a filtered query over more rows than that may take several (short or empty) pages.
  */
 public final class TablestreamServerExtension implements ParameterResolver {
-    public static final String EMULATOR_KEY = io.tablestream.testsupport.SharedKeySigning.EMULATOR_KEY;
     /** A second account of the server, for tests that would crowd the emulator account (thousands of tables). */
     public static final String OTHER_ACCOUNT = "otheraccount";
     public static final String OTHER_KEY = java.util.Base64.getEncoder().encodeToString(
@@ -34,12 +34,11 @@ public final class TablestreamServerExtension implements ParameterResolver {
         }
 
         public String endpoint() {
-            return "http://127.0.0.1:" + port() + "/devstoreaccount1";
+            return "http://127.0.0.1:" + port() + "/" + EmulatorAccount.NAME;
         }
 
         public String connectionString() {
-            return "DefaultEndpointsProtocol=http;AccountName=devstoreaccount1;AccountKey=" + EMULATOR_KEY
-                    + ";TableEndpoint=" + endpoint() + ";";
+            return EmulatorAccount.connectionString(endpoint());
         }
 
         public TableServiceClient client() {

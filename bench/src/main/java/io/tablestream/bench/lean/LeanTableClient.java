@@ -1,24 +1,20 @@
 package io.tablestream.bench.lean;
 
-import com.azure.core.credential.AzureNamedKeyCredential;
-import com.azure.data.tables.TableServiceClient;
-import com.azure.data.tables.TableServiceClientBuilder;
-import com.azure.data.tables.sas.TableAccountSasPermission;
-import com.azure.data.tables.sas.TableAccountSasResourceType;
-import com.azure.data.tables.sas.TableAccountSasService;
-import com.azure.data.tables.sas.TableAccountSasSignatureValues;
-import io.tablestream.cli.http.ChangeSet;
-import io.tablestream.cli.http.TableServiceHttp;
+import io.tablestream.client.ChangeSet;
+import io.tablestream.client.SharedKeySigning;
+import io.tablestream.client.TableServiceHttp;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -61,11 +57,8 @@ public final class LeanTableClient {
 
     /** An account SAS for the Table service, every resource type and permission, valid for a day. */
     public static String accountSas(String endpoint, String accountName, String accountKey) {
-        TableServiceClient service = new TableServiceClientBuilder().endpoint(endpoint)
-                .credential(new AzureNamedKeyCredential(accountName, accountKey)).buildClient();
-        return service.generateAccountSas(new TableAccountSasSignatureValues(OffsetDateTime.now().plusDays(1),
-                TableAccountSasPermission.parse("rwdlacu"), TableAccountSasService.parse("t"),
-                TableAccountSasResourceType.parse("sco")));
+        return new SharedKeySigning(accountName, Base64.getDecoder().decode(accountKey))
+                .accountSas("rwdlacu", Instant.now().plus(Duration.ofDays(1)));
     }
 
     /** What the service answered: the status, the ETag and session-token headers (or null), the body. */

@@ -1,9 +1,9 @@
 package io.tablestream.cli.transfer;
 
-import io.tablestream.cli.http.BatchResult;
-import io.tablestream.cli.http.ChangeSet;
-import io.tablestream.cli.http.TableServiceHttp;
-import io.tablestream.cli.http.TableServiceHttp.Answer;
+import io.tablestream.client.BatchResult;
+import io.tablestream.client.ChangeSet;
+import io.tablestream.client.TableServiceHttp;
+import io.tablestream.client.TableServiceHttp.Answer;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;

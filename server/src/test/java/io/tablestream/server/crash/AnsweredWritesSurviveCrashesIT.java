@@ -3,6 +3,7 @@ package io.tablestream.server.crash;
 import static io.tablestream.testsupport.Eventually.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tablestream.core.model.EmulatorAccount;
 import io.tablestream.bench.lean.LeanTableClient;
 import io.tablestream.bench.lean.LeanTableClient.Answer;
 import io.tablestream.bench.lean.LeanTableClient.BatchAnswer;
@@ -90,7 +91,7 @@ class AnsweredWritesSurviveCrashesIT {
         try {
             server.awaitServing(START);
             String sas = LeanTableClient.accountSas(server.endpoint(), "devstoreaccount1",
-                    TablestreamServerExtension.EMULATOR_KEY);
+                    EmulatorAccount.KEY);
             LeanTableClient client = new LeanTableClient(server.endpoint(), sas);
             assertThat(client.createTable(TABLE).get(60, TimeUnit.SECONDS).status()).isEqualTo(204);
 

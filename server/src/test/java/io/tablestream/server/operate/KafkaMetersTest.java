@@ -45,6 +45,7 @@ class KafkaMetersTest {
             add("stream-state-metrics", "put-rate", Map.of("store", "s" + store));
         }
         add("consumer-fetch-manager-metrics", "records-lag", Map.of("client-id", "c", "topic", "t", "partition", "0"));
+        add("stream-state-updater-metrics", "active-restore-ratio", Map.of("thread-id", "u1"));
 
         try (KafkaMeters meters = new KafkaMeters(kafka::metrics)) {
             meters.bindTo(registry);

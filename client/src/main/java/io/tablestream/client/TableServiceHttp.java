@@ -1,5 +1,8 @@
-package io.tablestream.cli.http;
+package io.tablestream.client;
 
+import io.tablestream.client.ChangeSet;
+import io.tablestream.client.Continuation;
+import io.tablestream.client.ServiceError;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URLEncoder;
