@@ -1,8 +1,8 @@
 package io.tablestream.bench;
 
-import io.tablestream.core.model.EmulatorAccount;
-import io.tablestream.bench.lean.LeanTableClient;
 import io.tablestream.bench.measure.Percentiles;
+import io.tablestream.client.LeanTableClient;
+import io.tablestream.core.model.EmulatorAccount;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

@@ -1,12 +1,13 @@
 package io.tablestream.bench.lean;
 
-import io.tablestream.core.model.EmulatorAccount;
-import io.tablestream.bench.lean.LeanTableClient.Answer;
-import io.tablestream.bench.lean.LeanTableClient.BatchAnswer;
-import io.tablestream.bench.lean.LeanTableClient.BatchOperation;
 import io.tablestream.bench.measure.Percentiles;
 import io.tablestream.bench.measure.ServerCpu;
 import io.tablestream.bench.workload.SyntheticEntities;
+import io.tablestream.client.LeanTableClient.Answer;
+import io.tablestream.client.LeanTableClient.BatchAnswer;
+import io.tablestream.client.LeanTableClient.BatchOperation;
+import io.tablestream.client.LeanTableClient;
+import io.tablestream.core.model.EmulatorAccount;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,5 +1,6 @@
 package io.tablestream.bench.lean;
 
+import io.tablestream.client.LeanTableClient;
 import io.tablestream.core.model.EmulatorAccount;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -4,10 +4,10 @@ import static io.tablestream.testsupport.Eventually.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tablestream.core.model.EmulatorAccount;
-import io.tablestream.bench.lean.LeanTableClient;
-import io.tablestream.bench.lean.LeanTableClient.Answer;
-import io.tablestream.bench.lean.LeanTableClient.BatchAnswer;
-import io.tablestream.bench.lean.LeanTableClient.BatchOperation;
+import io.tablestream.client.LeanTableClient;
+import io.tablestream.client.LeanTableClient.Answer;
+import io.tablestream.client.LeanTableClient.BatchAnswer;
+import io.tablestream.client.LeanTableClient.BatchOperation;
 import io.tablestream.core.command.EntityChange;
 import io.tablestream.server.ChangeFeedRecords;
 import io.tablestream.server.ServerSettings;

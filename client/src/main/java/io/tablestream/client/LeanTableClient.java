@@ -1,12 +1,6 @@
-package io.tablestream.bench.lean;
+package io.tablestream.client;
 
-import io.tablestream.client.ChangeSet;
-import io.tablestream.client.SharedKeySigning;
-import io.tablestream.client.TableServiceHttp;
-import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -24,25 +18,24 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The Table service's REST protocol spoken directly over {@link HttpClient} (entity addresses and
- * change sets built as the {@code tablestream} command builds them), with an account SAS in
- * the query string (generated once; nothing is signed per request): what a lean client costs, so a
- * benchmark measures the server rather than the SDK sharing its cores. Every call is asynchronous,
- * so one client keeps many requests in flight (HTTP/1.1, one connection per request in flight).
+ * A table's entities as maps, over {@link TableServiceHttp} (requests, entity addresses and change
+ * sets built as the {@code tablestream} command builds them), with an account SAS in the query
+ * string (made once by {@link #accountSas}; nothing is signed per request): what a lean client
+ * costs, so a benchmark measures the server rather than the SDK sharing its cores. Every call is
+ * asynchronous, so one client keeps many requests in flight (HTTP/1.1, one connection per request
+ * in flight).
  *
  * <p>Entities are maps of property name to {@link String}, {@link Integer} (Edm.Int32), {@link Long}
  * (Edm.Int64), {@link Double}, {@link Boolean} or {@link OffsetDateTime} (Edm.DateTime).
  */
 public final class LeanTableClient {
     private static final String JSON = "application/json";
-    private static final String NO_METADATA = "application/json;odata=nometadata";
-    private static final String API_VERSION = TableServiceHttp.VERSION;
+    private static final String NO_METADATA = TableServiceHttp.NO_METADATA;
     private static final Pattern STATUS_LINE = Pattern.compile("^HTTP/1\\.1 (\\d{3})");
     private static final Pattern ETAG_LINE = Pattern.compile("^etag:\\s*(.+)$", Pattern.CASE_INSENSITIVE);
 
-    private final HttpClient http;
+    private final TableServiceHttp http;
     private final String endpoint;
-    private final String sas;
 
     /**
      * @param endpoint the account's URL, e.g. {@code http://127.0.0.1:10002/devstoreaccount1}
@@ -50,9 +43,7 @@ public final class LeanTableClient {
      */
     public LeanTableClient(String endpoint, String sas) {
         this.endpoint = endpoint.endsWith("/") ? endpoint.substring(0, endpoint.length() - 1) : endpoint;
-        this.sas = sas;
-        this.http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-                .connectTimeout(Duration.ofSeconds(10)).build();
+        this.http = new TableServiceHttp(TableAccount.parse("TableEndpoint=" + this.endpoint + ";SharedAccessSignature=" + sas));
     }
 
     /** An account SAS for the Table service, every resource type and permission, valid for a day. */
@@ -158,12 +149,7 @@ public final class LeanTableClient {
 
     /** Query Entities with a {@code $filter}: the first page. */
     public CompletableFuture<Answer> query(String table, String filter) {
-        return send(HttpRequest.newBuilder(URI.create(endpoint + "/" + table + "()?$filter="
-                        + java.net.URLEncoder.encode(filter, StandardCharsets.UTF_8).replace("+", "%20") + "&" + sas))
-                .timeout(Duration.ofSeconds(30))
-                .header("Accept", NO_METADATA)
-                .header("x-ms-version", API_VERSION)
-                .header("DataServiceVersion", "3.0").GET());
+        return send(request("/" + table + "()?$filter=" + encode(filter)).GET());
     }
 
     /** What Count Entities answered: the status, the count, and the continuation when the row budget ran out. */
@@ -185,28 +171,19 @@ public final class LeanTableClient {
         if (nextRowKey != null) {
             query.append("NextRowKey=").append(encode(nextRowKey)).append('&');
         }
-        HttpRequest request = HttpRequest.newBuilder(URI.create(endpoint + "/" + table + "()/$count?" + query + sas))
-                .timeout(Duration.ofSeconds(30))
-                .header("x-ms-version", API_VERSION)
-                .header("DataServiceVersion", "3.0").GET().build();
-        return http.sendAsync(request, HttpResponse.BodyHandlers.ofString()).thenApply(r -> new Count(r.statusCode(),
-                r.statusCode() == 200 ? Long.parseLong(r.body().strip()) : -1,
-                r.headers().firstValue("x-ms-continuation-NextPartitionKey").orElse(null),
-                r.headers().firstValue("x-ms-continuation-NextRowKey").orElse(null)));
+        String path = "/" + table + "()/$count" + (query.length() == 0 ? "" : "?" + query.substring(0, query.length() - 1));
+        return http.send(request(path).GET()).thenApply(r -> new Count(r.status(),
+                r.status() == 200 ? Long.parseLong(new String(r.body(), StandardCharsets.UTF_8).strip()) : -1,
+                r.header("x-ms-continuation-nextpartitionkey"), r.header("x-ms-continuation-nextrowkey")));
     }
 
     private static String encode(String value) {
-        return java.net.URLEncoder.encode(value, StandardCharsets.UTF_8).replace("+", "%20");
+        return TableServiceHttp.encode(value);
     }
 
     /** A POST of a raw JSON body to {@code pathAndQuery} below the account (e.g. an extension). */
     public CompletableFuture<Answer> post(String pathAndQuery, String json) {
-        return send(HttpRequest.newBuilder(URI.create(endpoint + "/" + pathAndQuery + "&" + sas))
-                .timeout(Duration.ofSeconds(30))
-                .header("Accept", NO_METADATA)
-                .header("Content-Type", JSON)
-                .header("x-ms-version", API_VERSION)
-                .header("DataServiceVersion", "3.0").POST(body(json)));
+        return send(request("/" + pathAndQuery).header("Content-Type", JSON).POST(body(json)));
     }
 
     /**
@@ -230,11 +207,7 @@ public final class LeanTableClient {
 
     /** A GET of {@code pathAndQuery} below the account (e.g. an extension). */
     public CompletableFuture<Answer> getRaw(String pathAndQuery) {
-        return send(HttpRequest.newBuilder(URI.create(endpoint + "/" + pathAndQuery + "&" + sas))
-                .timeout(Duration.ofSeconds(30))
-                .header("Accept", NO_METADATA)
-                .header("x-ms-version", API_VERSION)
-                .header("DataServiceVersion", "3.0").GET());
+        return send(request("/" + pathAndQuery).GET());
     }
 
     /** A DELETE of {@code pathAndQuery} below the account (e.g. an extension's deletion by filter). */
@@ -249,11 +222,8 @@ public final class LeanTableClient {
     /** A $batch of one change set on one PartitionKey. */
     public CompletableFuture<BatchAnswer> batch(String table, String partitionKey, List<BatchOperation> operations) {
         ChangeSet changeSet = changeSet(operations.stream().map(op -> new Addressed(table, partitionKey, op)).toList());
-        HttpRequest request = request("/$batch")
-                .header("Content-Type", "multipart/mixed; boundary=" + changeSet.batchBoundary())
-                .POST(HttpRequest.BodyPublishers.ofByteArray(changeSet.body())).build();
-        return http.sendAsync(request, HttpResponse.BodyHandlers.ofString())
-                .thenApply(r -> new BatchAnswer(r.statusCode(), r.statusCode() == 202 ? parts(r.body()) : List.of()));
+        return http.batch(changeSet).thenApply(r -> new BatchAnswer(r.status(),
+                r.status() == 202 ? parts(new String(r.body(), StandardCharsets.UTF_8)) : List.of()));
     }
 
     /** An operation of a cross-partition transaction: its table and PartitionKey, and what it does. */
@@ -276,7 +246,7 @@ public final class LeanTableClient {
         return send(request("/$transactions('" + transactionId + "')").header("x-ms-session-token", sessionToken).GET());
     }
 
-    /** The change set of {@code operations}, in the protocol's multipart form (cli's {@link ChangeSet}). */
+    /** The change set of {@code operations}, in the protocol's multipart form ({@link ChangeSet}). */
     private ChangeSet changeSet(List<Addressed> operations) {
         ChangeSet changeSet = new ChangeSet(operations.isEmpty() ? "" : operations.get(0).partitionKey());
         for (Addressed a : operations) {
@@ -316,17 +286,12 @@ public final class LeanTableClient {
     }
 
     private CompletableFuture<Answer> send(HttpRequest.Builder request) {
-        return http.sendAsync(request.build(), HttpResponse.BodyHandlers.ofString()).thenApply(r ->
-                new Answer(r.statusCode(), r.headers().firstValue("ETag").orElse(null), r.body(),
-                        r.headers().firstValue("x-ms-session-token").orElse(null)));
+        return http.send(request).thenApply(r -> new Answer(r.status(), r.header("etag"),
+                new String(r.body(), StandardCharsets.UTF_8), r.header("x-ms-session-token")));
     }
 
-    private HttpRequest.Builder request(String path) {
-        return HttpRequest.newBuilder(URI.create(endpoint + path + "?" + sas))
-                .timeout(Duration.ofSeconds(30))
-                .header("Accept", NO_METADATA)
-                .header("x-ms-version", API_VERSION)
-                .header("DataServiceVersion", "3.0");
+    private HttpRequest.Builder request(String pathAndQuery) {
+        return http.request(pathAndQuery, NO_METADATA);
     }
 
     private static HttpRequest.BodyPublisher body(String text) {
