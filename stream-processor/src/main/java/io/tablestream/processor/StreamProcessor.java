@@ -46,6 +46,15 @@ public final class StreamProcessor implements AutoCloseable {
     /** Thread failures tolerated within {@link #FAILURE_WINDOW} before the client shuts down. */
     private static final int MAX_THREAD_FAILURES = 5;
     private static final Duration FAILURE_WINDOW = Duration.ofMinutes(1);
+    /** Each admin call of a hanging-transaction check: a broker that just restarted answers within it. */
+    private static final Duration HANGING_CHECK_CALLS = Duration.ofSeconds(30);
+    /** How often hanging transactions are looked for: often until the processor runs, then every minute. */
+    private static final Duration HANGING_CHECK_UNTIL_RUNNING = Duration.ofSeconds(3);
+    private static final Duration HANGING_CHECK_WHEN_RUNNING = Duration.ofMinutes(1);
+    /** Closing Kafka Streams: its tasks commit and, with standbys, the instance leaves its group. */
+    private static final Duration STREAMS_CLOSE = Duration.ofSeconds(30);
+    /** Closing the admin client: nothing it does is worth waiting for at a stop. */
+    private static final Duration ADMIN_CLOSE = Duration.ofSeconds(5);
 
     private final StreamProcessorConfig config;
     private final Topics topics;
@@ -72,7 +81,7 @@ public final class StreamProcessor implements AutoCloseable {
             this.commandPartitions = installed.commandPartitions();
             this.replication = installed.replication();
         } catch (RuntimeException e) {
-            admin.close(Duration.ofSeconds(5));
+            admin.close(ADMIN_CLOSE);
             throw e;
         }
         this.repairs = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -134,7 +143,7 @@ public final class StreamProcessor implements AutoCloseable {
         String applicationId = applicationId(config);
         try {
             Object protocol = config.overrides().getOrDefault("security.protocol", "PLAINTEXT");
-            new HangingTransactions(admin, Duration.ofSeconds(30), "PLAINTEXT".equalsIgnoreCase(protocol.toString()))
+            new HangingTransactions(admin, HANGING_CHECK_CALLS, "PLAINTEXT".equalsIgnoreCase(protocol.toString()))
                     .repair(topic -> topic.startsWith(prefix + ".") || topic.startsWith(applicationId + "-"));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -144,7 +153,7 @@ public final class StreamProcessor implements AutoCloseable {
     }
 
     private void scheduleHangingTransactionChecks() {
-        Duration next = isRunning() ? Duration.ofMinutes(1) : Duration.ofSeconds(3);
+        Duration next = isRunning() ? HANGING_CHECK_WHEN_RUNNING : HANGING_CHECK_UNTIL_RUNNING;
         try {
             repairs.schedule(() -> {
                 checkHangingTransactions();
@@ -399,12 +408,12 @@ public final class StreamProcessor implements AutoCloseable {
         replicas.close();
         boolean dynamic = !streamsProperties(config).containsKey(
                 StreamsConfig.consumerPrefix(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG));
-        CloseOptions options = CloseOptions.timeout(Duration.ofSeconds(30)).withGroupMembershipOperation(dynamic
+        CloseOptions options = CloseOptions.timeout(STREAMS_CLOSE).withGroupMembershipOperation(dynamic
                 ? CloseOptions.GroupMembershipOperation.LEAVE_GROUP : CloseOptions.GroupMembershipOperation.REMAIN_IN_GROUP);
         if (!streams.close(options)) {
-            LOG.warn("The stream processor did not stop within 30 s");
+            LOG.warn("The stream processor did not stop within {} s", STREAMS_CLOSE.toSeconds());
         }
-        admin.close(Duration.ofSeconds(5));
+        admin.close(ADMIN_CLOSE);
         settings.metrics().close();
     }
 }

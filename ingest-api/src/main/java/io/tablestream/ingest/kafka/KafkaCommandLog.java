@@ -58,6 +58,8 @@ public final class KafkaCommandLog implements CommandLog, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(KafkaCommandLog.class);
     /** How long opening the log waits for the outcomes topic's partitions to be known. */
     static final Duration TOPIC_METADATA_PATIENCE = Duration.ofSeconds(10);
+    /** Closing the producer: long enough to deliver what is in flight (answered writes are in the log already). */
+    private static final Duration CLOSE = Duration.ofSeconds(5);
 
     private final String commandsTopic;
     /** Partitions of the commands topic, learned from the producer's metadata on first use. */
@@ -321,7 +323,7 @@ public final class KafkaCommandLog implements CommandLog, AutoCloseable {
 
     @Override
     public void close() {
-        producer.close(Duration.ofSeconds(5));
+        producer.close(CLOSE);
         outcomes.close();
         if (ownCompletions != null) {
             ownCompletions.shutdown();
