@@ -35,17 +35,9 @@ import java.util.stream.IntStream;
  * one partition, scatter-gathered for several ({@link ScatterGather}), or, for a request another
  * instance forwarded naming its partitions, a partial page answered in {@link PartialPages}' format.
  */
-final class EntityQueryHandler {
+record EntityQueryHandler(TableLookup tables, PartitionReads reads) {
     /** What a count answers: the number alone, as OData's {@code $count} segment. */
     private static final String COUNT_CONTENT_TYPE = "text/plain;charset=utf-8";
-
-    private final TableLookup tables;
-    private final PartitionReads reads;
-
-    EntityQueryHandler(TableLookup tables, PartitionReads reads) {
-        this.tables = tables;
-        this.reads = reads;
-    }
 
     void query(RequestContext request, Context http) {
         String tableName = ((ResourcePath.EntityCollection) request.resource()).table();

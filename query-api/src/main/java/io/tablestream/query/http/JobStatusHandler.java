@@ -18,15 +18,7 @@ import java.util.List;
  * Get Job and List Jobs (extensions): a job's status and the account's jobs, from the account's
  * partition (where its jobs are coordinated), routed like a point read ({@link PartitionReads}).
  */
-final class JobStatusHandler {
-    private final EntityStore store;
-    private final PartitionReads reads;
-
-    JobStatusHandler(EntityStore store, PartitionReads reads) {
-        this.store = store;
-        this.reads = reads;
-    }
-
+record JobStatusHandler(EntityStore store, PartitionReads reads) {
     /**
      * A job's status, from its coordinator's partition (the account's), routed like a point read;
      * authorized once read, against the job's table (a service SAS for that table may read it).

@@ -18,8 +18,8 @@ import java.util.concurrent.Executor;
 
 /**
  * The read side's handlers, one per resource as on the write side: Query Tables
- * ({@link TableQueryHandler}), Get Entity ({@link EntityReadHandler}), Get Entity History
- * ({@link EntityHistoryHandler}), Query Entities and Count Entities ({@link EntityQueryHandler}),
+ * ({@link TableQueryHandler}), Get Entity and its history ({@link EntityReadHandler}), Query
+ * Entities and Count Entities ({@link EntityQueryHandler}),
  * a transaction's status ({@link TransactionStatusHandler}), a job's and the account's jobs
  * ({@link JobStatusHandler}), List Indexes ({@link IndexStatus}), and
  * the reads the registry answers ({@link RegistryReadHandlers}). Every instance answers every read:
@@ -48,8 +48,9 @@ public final class ReadHandlers {
         RegistryReadHandlers registryReads = new RegistryReadHandlers(registry, tables);
         Map<Operation, OperationHandler> handlers = new EnumMap<>(Operation.class);
         handlers.put(Operation.QUERY_TABLES, new TableQueryHandler(registry, tables, budgets.tableScanBudget())::handle);
-        handlers.put(Operation.GET_ENTITY, new EntityReadHandler(tables, store, reads)::handle);
-        handlers.put(Operation.GET_ENTITY_HISTORY, new EntityHistoryHandler(tables, store, reads)::handle);
+        EntityReadHandler entityReads = new EntityReadHandler(tables, store, reads);
+        handlers.put(Operation.GET_ENTITY, entityReads::get);
+        handlers.put(Operation.GET_ENTITY_HISTORY, entityReads::history);
         handlers.put(Operation.QUERY_ENTITIES, entityQueries::query);
         handlers.put(Operation.COUNT_ENTITIES, entityQueries::count);
         handlers.put(Operation.GET_TABLE_ACL, registryReads::tableAcl);

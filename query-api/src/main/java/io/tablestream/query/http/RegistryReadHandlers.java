@@ -20,17 +20,9 @@ import io.tablestream.protocol.xml.SignedIdentifiersXml;
  * Get Table ACL, Get Table Service Properties, and Get Table Service Stats (served on the secondary
  * location, which reads the primary's own stores).
  */
-final class RegistryReadHandlers {
+record RegistryReadHandlers(TableRegistry registry, TableLookup tables) {
     /** The content type of the ACL, service-properties and stats documents. */
     private static final String XML = "application/xml";
-
-    private final TableRegistry registry;
-    private final TableLookup tables;
-
-    RegistryReadHandlers(TableRegistry registry, TableLookup tables) {
-        this.registry = registry;
-        this.tables = tables;
-    }
 
     /** Get Table ACL: the table's stored access policies, as the SignedIdentifiers document. */
     void tableAcl(RequestContext request, Context http) {

@@ -26,17 +26,7 @@ import java.util.List;
  * {@code $filter} on TableName, a page of at most {@code $top} after examining at most the table-scan
  * budget; or one table, when the request names it.
  */
-final class TableQueryHandler {
-    private final TableRegistry registry;
-    private final TableLookup tables;
-    private final int tableScanBudget;
-
-    TableQueryHandler(TableRegistry registry, TableLookup tables, int tableScanBudget) {
-        this.registry = registry;
-        this.tables = tables;
-        this.tableScanBudget = tableScanBudget;
-    }
-
+record TableQueryHandler(TableRegistry registry, TableLookup tables, int tableScanBudget) {
     void handle(RequestContext request, Context http) {
         request.caller().authorize(Operation.QUERY_TABLES, null, null, null);
         MetadataLevel level = ODataResponses.level(http);

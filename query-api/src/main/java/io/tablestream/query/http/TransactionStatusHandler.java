@@ -10,15 +10,7 @@ import io.tablestream.protocol.request.Operation;
 import io.tablestream.protocol.request.ResourcePath;
 
 /** Get Transaction (an extension): a cross-partition transaction's status, from its coordinator's partition. */
-final class TransactionStatusHandler {
-    private final EntityStore store;
-    private final PartitionReads reads;
-
-    TransactionStatusHandler(EntityStore store, PartitionReads reads) {
-        this.store = store;
-        this.reads = reads;
-    }
-
+record TransactionStatusHandler(EntityStore store, PartitionReads reads) {
     /**
      * A cross-partition transaction's status (an extension), from its coordinator's partition, routed
      * like a point read. With the session token of the submission it waits until the coordinator
