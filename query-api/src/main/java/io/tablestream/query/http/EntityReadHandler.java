@@ -15,6 +15,7 @@ import io.tablestream.core.odata.MetadataLevel;
 import io.tablestream.core.odata.ODataContext;
 import io.tablestream.core.rules.History;
 import io.tablestream.processor.store.EntityStore;
+import io.tablestream.processor.store.StoreReplica;
 import io.tablestream.protocol.http.Headers;
 import io.tablestream.protocol.http.ODataResponses;
 import io.tablestream.protocol.http.RequestContext;
@@ -26,6 +27,7 @@ import io.tablestream.query.plan.EntityQuery;
 import io.tablestream.query.plan.HistoryPage;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Consumer;
 
 /**
  * Get Entity — one entity by its keys, as it is or as of a past time on a table that keeps history
@@ -41,22 +43,18 @@ record EntityReadHandler(TableLookup tables, EntityStore store, PartitionReads r
         Select select = Select.parse(http.queryParam("$select"));
         MetadataLevel level = ODataResponses.level(http);
         ODataContext odata = ODataResponses.context(http, request).withTable(table.name());
-        CommandKey key = CommandKey.forEntity(request.account(), table.tableId(), item.partitionKey());
-        int partition = reads.locator().partitionOf(key);
-        EntityKey entityKey = EntityKey.of(table.tableId(), item.partitionKey(), item.rowKey());
-        String token = http.header(Headers.SESSION_TOKEN);
         Optional<EdmDateTime> asOf = PartitionReads.asOf(request, http, table);
-        ReplicaRouting.LocalRead local = replica -> reads.readHere(List.of(partition), replica, token,
-                copies -> asOf.isPresent()
-                        ? store.getAsOf(copies.apply(partition), partition, entityKey, asOf.get())
-                        : store.get(copies.apply(partition), partition, entityKey)).thenAccept(found -> {
+        readWhereTheEntityIs(request, http, table, item.partitionKey(), item.rowKey(),
+                (copy, partition, entityKey) -> asOf.isPresent()
+                        ? store.getAsOf(copy, partition, entityKey, asOf.get())
+                        : store.get(copy, partition, entityKey),
+                found -> {
                     Entity entity = found.orElseThrow(() -> TableServiceException.of(ErrorCode.RESOURCE_NOT_FOUND))
                             .entity();
                     ResponseHeaders.odata(http, request, level.contentType());
                     http.header(Headers.ETAG, entity.etag().value());
                     http.result(ResponseBodies.write(out -> EntityJsonWriter.writeEntity(out, odata, entity, level, select)));
                 });
-        reads.respond(request, http, List.of(partition), token, () -> reads.locator().locate(key), local);
     }
 
     /**
@@ -78,19 +76,36 @@ record EntityReadHandler(TableLookup tables, EntityStore store, PartitionReads r
         EdmDateTime from = HistoryPage.resumeAt(http.queryParam(HistoryPage.NEXT_VERSION));
         MetadataLevel level = ODataResponses.level(http);
         ODataContext odata = ODataResponses.context(http, request).withTable(table.name());
-        CommandKey key = CommandKey.forEntity(request.account(), table.tableId(), item.partitionKey());
-        int partition = reads.locator().partitionOf(key);
-        EntityKey entityKey = EntityKey.of(table.tableId(), item.partitionKey(), item.rowKey());
-        String token = http.header(Headers.SESSION_TOKEN);
         EdmDateTime horizon = History.horizon(EdmDateTime.of(request.receivedAt()), table.historyRetentionSeconds());
-        ReplicaRouting.LocalRead local = replica -> reads.readHere(List.of(partition), replica, token,
-                copies -> HistoryPage.read(store, copies.apply(partition), partition, entityKey, from, horizon, top))
-                .thenAccept(page -> {
+        readWhereTheEntityIs(request, http, table, item.partitionKey(), item.rowKey(),
+                (copy, partition, entityKey) -> HistoryPage.read(store, copy, partition, entityKey, from, horizon, top),
+                page -> {
                     ResponseHeaders.odata(http, request, level.contentType());
                     page.next().ifPresent(next -> http.header(HistoryPage.CONTINUATION_NEXT_VERSION,
                             Long.toString(next.epochTicks())));
                     http.result(ResponseBodies.write(out -> HistoryJsonWriter.write(out, odata, page.versions(), level)));
                 });
+    }
+
+    /** A read of one entity's partition copy. */
+    @FunctionalInterface
+    private interface EntityRead<T> {
+        T read(StoreReplica copy, int partition, EntityKey key);
+    }
+
+    /**
+     * Runs {@code read} on the copy of the partition holding the entity {@code (partitionKey, rowKey)}
+     * — here, or forwarded to the instance holding it, after the writes the request's session token
+     * names — and answers with what it found.
+     */
+    private <T> void readWhereTheEntityIs(RequestContext request, Context http, TableRecord table, String partitionKey,
+                                          String rowKey, EntityRead<T> read, Consumer<T> answer) {
+        CommandKey key = CommandKey.forEntity(request.account(), table.tableId(), partitionKey);
+        int partition = reads.locator().partitionOf(key);
+        EntityKey entityKey = EntityKey.of(table.tableId(), partitionKey, rowKey);
+        String token = http.header(Headers.SESSION_TOKEN);
+        ReplicaRouting.LocalRead local = replica -> reads.readHere(List.of(partition), replica, token,
+                copies -> read.read(copies.apply(partition), partition, entityKey)).thenAccept(answer);
         reads.respond(request, http, List.of(partition), token, () -> reads.locator().locate(key), local);
     }
 }
