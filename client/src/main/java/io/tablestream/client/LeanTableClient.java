@@ -31,6 +31,8 @@ import java.util.regex.Pattern;
 public final class LeanTableClient {
     private static final String JSON = "application/json";
     private static final String NO_METADATA = TableServiceHttp.NO_METADATA;
+    /** A bulk write of up to 100,000 entities is answered once they are all decided: longer than one request. */
+    private static final Duration BULK_TIMEOUT = Duration.ofSeconds(120);
     private static final Pattern STATUS_LINE = Pattern.compile("^HTTP/1\\.1 (\\d{3})");
     private static final Pattern ETAG_LINE = Pattern.compile("^etag:\\s*(.+)$", Pattern.CASE_INSENSITIVE);
 
@@ -192,12 +194,8 @@ public final class LeanTableClient {
      * {@code {"Entities":n,"Failed":[…]}}.
      */
     public CompletableFuture<Answer> bulk(String table, String mode, byte[] ndjson, boolean async) {
-        HttpRequest.Builder r = HttpRequest.newBuilder(URI.create(endpoint + "/" + table + "()/$bulk?mode=" + mode
-                        + "&" + sas))
-                .timeout(Duration.ofSeconds(120))
+        HttpRequest.Builder r = request("/" + table + "()/$bulk?mode=" + encode(mode)).timeout(BULK_TIMEOUT)
                 .header("Content-Type", "application/x-ndjson")
-                .header("x-ms-version", API_VERSION)
-                .header("DataServiceVersion", "3.0")
                 .POST(HttpRequest.BodyPublishers.ofByteArray(ndjson));
         if (async) {
             r.header("Prefer", "respond-async");
