@@ -210,11 +210,7 @@ public final class LeanTableClient {
 
     /** A DELETE of {@code pathAndQuery} below the account (e.g. an extension's deletion by filter). */
     public CompletableFuture<Answer> deleteRaw(String pathAndQuery) {
-        return send(HttpRequest.newBuilder(URI.create(endpoint + "/" + pathAndQuery + "&" + sas))
-                .timeout(Duration.ofSeconds(30))
-                .header("Accept", NO_METADATA)
-                .header("x-ms-version", API_VERSION)
-                .header("DataServiceVersion", "3.0").DELETE());
+        return send(request("/" + pathAndQuery).DELETE());
     }
 
     /** A $batch of one change set on one PartitionKey. */
