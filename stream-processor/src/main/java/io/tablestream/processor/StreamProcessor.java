@@ -48,7 +48,11 @@ public final class StreamProcessor implements AutoCloseable {
     private static final Duration FAILURE_WINDOW = Duration.ofMinutes(1);
     /** Each admin call of a hanging-transaction check: a broker that just restarted answers within it. */
     private static final Duration HANGING_CHECK_CALLS = Duration.ofSeconds(30);
-    /** How often hanging transactions are looked for: often until the processor runs, then every minute. */
+    /**
+     * How often hanging transactions are looked for: every few seconds whenever the processor is not
+     * running (starting, or rebalancing after its broker came back: a transaction the broker's
+     * restart stranded holds a partition until it is aborted), every minute while it runs.
+     */
     private static final Duration HANGING_CHECK_UNTIL_RUNNING = Duration.ofSeconds(3);
     private static final Duration HANGING_CHECK_WHEN_RUNNING = Duration.ofMinutes(1);
     /** Closing Kafka Streams: its tasks commit and, with standbys, the instance leaves its group. */
@@ -70,6 +74,8 @@ public final class StreamProcessor implements AutoCloseable {
     private final ScheduledExecutorService repairs;
     /** Null on a single node. */
     private final ClusterContact contact;
+    /** When the last hanging-transaction check began ({@link System#nanoTime()}). */
+    private volatile long lastHangingCheck;
 
     private StreamProcessor(StreamProcessorConfig config, ApplyObserver observer, WriteAnswers answers) {
         this.config = config;
@@ -135,10 +141,12 @@ public final class StreamProcessor implements AutoCloseable {
 
     /**
      * Aborts transactions that will never complete on this processor's partitions (see
-     * {@link HangingTransactions}): once before the processor starts, then every few seconds until it
-     * runs (a broker that just restarted may strand one while we start), then every minute.
+     * {@link HangingTransactions}): once before the processor starts, then every few seconds while it
+     * does not run (a broker that just restarted may strand one while we start, or while we run: the
+     * processor then rebalances and waits on it), every minute while it runs.
      */
     private void checkHangingTransactions() {
+        lastHangingCheck = System.nanoTime();
         String prefix = config.topicPrefix();
         String applicationId = applicationId(config);
         try {
@@ -153,12 +161,13 @@ public final class StreamProcessor implements AutoCloseable {
     }
 
     private void scheduleHangingTransactionChecks() {
-        Duration next = isRunning() ? HANGING_CHECK_WHEN_RUNNING : HANGING_CHECK_UNTIL_RUNNING;
         try {
             repairs.schedule(() -> {
-                checkHangingTransactions();
+                if (!isRunning() || System.nanoTime() - lastHangingCheck >= HANGING_CHECK_WHEN_RUNNING.toNanos()) {
+                    checkHangingTransactions();
+                }
                 scheduleHangingTransactionChecks();
-            }, next.toMillis(), TimeUnit.MILLISECONDS);
+            }, HANGING_CHECK_UNTIL_RUNNING.toMillis(), TimeUnit.MILLISECONDS);
         } catch (java.util.concurrent.RejectedExecutionException e) {
             // closing
         }
