@@ -13,6 +13,7 @@ import com.azure.data.tables.TableClientBuilder;
 import com.azure.data.tables.models.TableEntity;
 import io.tablestream.server.ServerSettings;
 import io.tablestream.server.process.ServerProcess;
+import io.tablestream.testsupport.TestDirectories;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -58,7 +59,7 @@ class BrokerRestartIT {
                 for (int w = 0; w < 3; w++) {
                     writers.add(writer(server, "w" + w, done));
                 }
-                Thread.sleep(2_000);
+                eventually("writes acknowledged before the outage", () -> answered.size() >= 30, Duration.ofSeconds(60));
                 int before = answered.size();
                 broker.kill();
                 LOG.info("broker killed after {} acknowledged writes", before);
@@ -71,7 +72,9 @@ class BrokerRestartIT {
                             .as(() -> "a write succeeded after the broker returned; server:\n" + server.tail())
                             .isGreaterThan(back), RECOVERY_BOUND);
                     LOG.info("writes applied again {} ms after the broker was ready", (lastSuccessNanos.get() - back) / 1_000_000);
-                    Thread.sleep(2_000);
+                    int returned = answered.size();
+                    eventually("writes acknowledged after the outage", () -> answered.size() >= returned + 30,
+                            RECOVERY_BOUND);
                     done.set(true);
                     for (Thread t : writers) {
                         t.join(60_000);
@@ -82,6 +85,7 @@ class BrokerRestartIT {
                 }
             }
         }
+        TestDirectories.delete(dir);
     }
 
     private Thread writer(ServerProcess server, String pk, AtomicBoolean done) {
