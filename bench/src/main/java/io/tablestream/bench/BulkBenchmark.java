@@ -1,9 +1,9 @@
 package io.tablestream.bench;
 
-import io.tablestream.bench.lean.LeanTableClient;
 import io.tablestream.bench.measure.Percentiles;
 import io.tablestream.bench.measure.ServerCpu;
-import io.tablestream.cli.http.TableAccount;
+import io.tablestream.client.LeanTableClient;
+import io.tablestream.core.model.EmulatorAccount;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -46,7 +46,7 @@ public final class BulkBenchmark {
         long pid = Long.parseLong(o.getOrDefault("server-pid", "-1"));
 
         LeanTableClient client = new LeanTableClient(endpoint,
-                LeanTableClient.accountSas(endpoint, TableAccount.EMULATOR_ACCOUNT, TableAccount.EMULATOR_KEY));
+                LeanTableClient.accountSas(endpoint, EmulatorAccount.NAME, EmulatorAccount.KEY));
         String table = "BulkBench" + Long.toString(System.currentTimeMillis(), 36);
         LeanTableClient.Answer created = client.createTable(table).join();
         if (created.status() != 201 && created.status() != 204) {

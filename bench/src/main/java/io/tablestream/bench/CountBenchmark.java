@@ -1,7 +1,8 @@
 package io.tablestream.bench;
 
 import io.tablestream.bench.lean.BatchLoad;
-import io.tablestream.bench.lean.LeanTableClient;
+import io.tablestream.client.LeanTableClient;
+import io.tablestream.core.model.EmulatorAccount;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -24,8 +25,7 @@ import java.util.Map;
  * ({@code --table} counts an existing table of N rows loaded by an earlier run instead of loading).
  */
 public final class CountBenchmark {
-    private static final String KEY =
-            "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==";
+    private static final String KEY = EmulatorAccount.KEY;
 
     public static void main(String[] args) throws Exception {
         Map<String, String> o = new HashMap<>();

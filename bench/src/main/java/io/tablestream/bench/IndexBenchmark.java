@@ -1,8 +1,9 @@
 package io.tablestream.bench;
 
 import io.tablestream.bench.lean.BatchLoad;
-import io.tablestream.bench.lean.LeanTableClient;
 import io.tablestream.bench.measure.Percentiles;
+import io.tablestream.client.LeanTableClient;
+import io.tablestream.core.model.EmulatorAccount;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -35,8 +36,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * [--write-rate 10000] [--write-seconds 20]}.
  */
 public final class IndexBenchmark {
-    private static final String KEY =
-            "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==";
+    private static final String KEY = EmulatorAccount.KEY;
     private static final int BATCH = 100;
     /** One batch in this many carries a row whose index visibility is measured. */
     private static final int SAMPLE_EVERY = 10;

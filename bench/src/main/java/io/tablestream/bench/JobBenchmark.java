@@ -1,10 +1,10 @@
 package io.tablestream.bench;
 
 import io.tablestream.bench.lean.BatchLoad;
-import io.tablestream.bench.lean.LeanTableClient;
 import io.tablestream.bench.measure.Percentiles;
 import io.tablestream.bench.measure.ServerCpu;
-import io.tablestream.cli.http.TableAccount;
+import io.tablestream.client.LeanTableClient;
+import io.tablestream.core.model.EmulatorAccount;
 import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -45,7 +45,7 @@ public final class JobBenchmark {
         int deleted = Integer.parseInt(o.getOrDefault("delete", "250000"));
         long pid = Long.parseLong(o.getOrDefault("server-pid", "-1"));
         LeanTableClient client = new LeanTableClient(endpoint,
-                LeanTableClient.accountSas(endpoint, TableAccount.EMULATOR_ACCOUNT, TableAccount.EMULATOR_KEY));
+                LeanTableClient.accountSas(endpoint, EmulatorAccount.NAME, EmulatorAccount.KEY));
         String table = o.get("table");
         if (table == null) {
             table = "JobBench" + Long.toString(System.currentTimeMillis(), 36);

@@ -1,5 +1,6 @@
 package io.tablestream.bench;
 
+import io.tablestream.core.model.EmulatorAccount;
 import com.azure.data.tables.TableClient;
 import com.azure.data.tables.TableServiceClient;
 import com.azure.data.tables.TableServiceClientBuilder;
@@ -61,7 +62,6 @@ import org.apache.kafka.common.TopicPartition;
  * <cpu_us_per_command> <cpu_us_per_entity>}.
  */
 public final class KafkaNativeIngest {
-    private static final String EMULATOR_KEY = io.tablestream.cli.http.TableAccount.EMULATOR_KEY;
     private static final int BATCH = 100;
     private static final long FULL_CHECK_LIMIT = 100_000;
     private static final Duration QUIET_LIMIT = Duration.ofSeconds(120);
@@ -112,7 +112,7 @@ public final class KafkaNativeIngest {
                 "KafkaIngest" + Long.toString(System.currentTimeMillis(), 36)));
         TableServiceClient service = new TableServiceClientBuilder().connectionString(
                 "DefaultEndpointsProtocol=http;AccountName=" + account + ";AccountKey="
-                        + options.getOrDefault("account-key", EMULATOR_KEY) + ";TableEndpoint=" + endpoint + ";")
+                        + options.getOrDefault("account-key", EmulatorAccount.KEY) + ";TableEndpoint=" + endpoint + ";")
                 .buildClient();
 
         long tableId = tableId(service, tableName);

@@ -1,9 +1,9 @@
 package io.tablestream.bench;
 
-import io.tablestream.bench.lean.LeanTableClient;
 import io.tablestream.bench.measure.Percentiles;
 import io.tablestream.bench.measure.ServerCpu;
-import io.tablestream.cli.http.TableAccount;
+import io.tablestream.client.LeanTableClient;
+import io.tablestream.core.model.EmulatorAccount;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.List;
@@ -37,7 +37,7 @@ public final class PrefixBenchmark {
         int queries = Integer.parseInt(o.getOrDefault("queries", "500"));
         long pid = Long.parseLong(o.getOrDefault("server-pid", "-1"));
         LeanTableClient client = new LeanTableClient(endpoint,
-                LeanTableClient.accountSas(endpoint, TableAccount.EMULATOR_ACCOUNT, TableAccount.EMULATOR_KEY));
+                LeanTableClient.accountSas(endpoint, EmulatorAccount.NAME, EmulatorAccount.KEY));
         String table = "PrefixBench" + Long.toString(System.currentTimeMillis(), 36);
         if (client.createTable(table).join().status() != 201) {
             throw new IllegalStateException("cannot create " + table);

@@ -21,6 +21,7 @@ import io.tablestream.processor.Topics;
 import io.tablestream.processor.WriteAnswers;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -62,11 +63,9 @@ public final class ProcessorBenchmark {
                 Integer.getInteger("bench.partitions", 8), Integer.getInteger("bench.threads", 2),
                 atDecision ? "at decision (handed over in-process)" : "after commit");
         try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.builder(dir.resolve("kafka")).start()) {
-            StreamProcessorConfig config = StreamProcessorConfig.singleNode(broker.bootstrapServers(), "bench",
-                    dir.resolve("state"));
-            config = new StreamProcessorConfig(config.bootstrapServers(), config.topicPrefix(), Integer.getInteger("bench.partitions", 8), (short) 1,
-                    config.stateDir(), config.instanceId(), null, Integer.getInteger("bench.threads", 2), 0, Duration.ofMillis(commitMs), overrides(),
-                    config.clock());
+            StreamProcessorConfig config = new StreamProcessorConfig(broker.bootstrapServers(), "bench",
+                    Integer.getInteger("bench.partitions", 8), (short) 1, dir.resolve("state"), "node-1", null,
+                    Integer.getInteger("bench.threads", 2), 0, Duration.ofMillis(commitMs), overrides(), Clock.systemUTC());
             AtomicReference<KafkaCommandLog> localLog = new AtomicReference<>();
             WriteAnswers answers = atDecision ? WriteAnswers.atDecision(outcome -> {
                 DECIDED.put(outcome.commandId(), System.nanoTime());

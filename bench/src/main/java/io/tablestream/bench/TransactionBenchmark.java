@@ -1,7 +1,8 @@
 package io.tablestream.bench;
 
-import io.tablestream.bench.lean.LeanTableClient;
 import io.tablestream.bench.measure.Percentiles;
+import io.tablestream.client.LeanTableClient;
+import io.tablestream.core.model.EmulatorAccount;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -18,8 +19,7 @@ import java.util.regex.Pattern;
  * time to its 202. Usage: {@code TransactionBenchmark [--endpoint URL] [--transactions 300] [--parts 10]}.
  */
 public final class TransactionBenchmark {
-    private static final String KEY =
-            "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==";
+    private static final String KEY = EmulatorAccount.KEY;
     private static final Pattern ID = Pattern.compile("\"TransactionId\":\"([^\"]+)\"");
 
     public static void main(String[] args) throws Exception {

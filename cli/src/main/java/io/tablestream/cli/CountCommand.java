@@ -1,6 +1,6 @@
 package io.tablestream.cli;
 
-import io.tablestream.cli.http.TableServiceHttp;
+import io.tablestream.client.TableServiceHttp;
 import io.tablestream.cli.transfer.Counter;
 import io.tablestream.cli.transfer.Progress;
 import io.tablestream.cli.transfer.TableScan;

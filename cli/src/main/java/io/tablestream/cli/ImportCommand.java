@@ -1,7 +1,7 @@
 package io.tablestream.cli;
 
-import io.tablestream.cli.http.ChangeSet;
-import io.tablestream.cli.http.TableServiceHttp;
+import io.tablestream.client.ChangeSet;
+import io.tablestream.client.TableServiceHttp;
 import io.tablestream.cli.transfer.Importer;
 import io.tablestream.cli.transfer.TransferFormat;
 import java.nio.file.Path;

@@ -1,7 +1,7 @@
 package io.tablestream.cli;
 
-import io.tablestream.cli.http.TableAccount;
-import io.tablestream.cli.http.TableServiceHttp;
+import io.tablestream.client.TableAccount;
+import io.tablestream.client.TableServiceHttp;
 import io.tablestream.cli.transfer.Progress;
 import io.tablestream.cli.transfer.TransferException;
 import java.io.PrintStream;
@@ -79,7 +79,16 @@ public final class Main implements Callable<Integer> {
     private PrintStream out = System.out;
     private PrintStream err = System.err;
 
+    /**
+     * The command's logging configuration: a resource of its own rather than {@code logback.xml}, so
+     * that a program with the command's classes on its classpath (the benchmarks) keeps its own.
+     */
+    static final String LOGGING = "io/tablestream/cli/logback.xml";
+
     public static void main(String[] args) {
+        if (System.getProperty("logback.configurationFile") == null) {
+            System.setProperty("logback.configurationFile", LOGGING); // before the first logger
+        }
         System.exit(run(System.out, System.err, args));
     }
 

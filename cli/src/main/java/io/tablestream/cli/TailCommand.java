@@ -13,9 +13,11 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Properties;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -88,10 +90,11 @@ final class TailCommand implements Callable<Integer> {
                 consumer.seekToEnd(partitions);
             }
             main.messages().printf("Following the changes of %s/%s (%s, Ctrl-C to stop)%n", account, table, topic);
+            TableChanges changes = new TableChanges(account, table);
             while (max < 0 || printed < max) {
                 for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(500))) {
                     ChangeEvent event = LogCodecs.CHANGE_EVENT.decode(r.value());
-                    if (event.account().equals(account) && event.tableName().value().equalsIgnoreCase(table)) {
+                    if (changes.shows(event)) {
                         out.println(line(event));
                         if (++printed == max) {
                             break;
@@ -102,6 +105,30 @@ final class TailCommand implements Callable<Integer> {
             }
         }
         return 0;
+    }
+
+    /**
+     * Which events of the feed are the table's changes, each once. A table's deletion reaches every
+     * partition of the log, and each partition's task publishes it there (so that every reader of a
+     * partition learns it): shown once, at its first copy, per table id (a re-created table has a new one).
+     */
+    static final class TableChanges {
+        private final String account;
+        private final String table;
+        private final Set<Long> deletionsShown = new HashSet<>();
+
+        TableChanges(String account, String table) {
+            this.account = account;
+            this.table = table;
+        }
+
+        boolean shows(ChangeEvent event) {
+            if (!event.account().equals(account) || !event.tableName().value().equalsIgnoreCase(table)) {
+                return false;
+            }
+            return event.change().type() != EntityChange.Type.TABLE_DELETED
+                    || deletionsShown.add(event.change().tableId());
+        }
     }
 
     /** One change as a JSON line. */

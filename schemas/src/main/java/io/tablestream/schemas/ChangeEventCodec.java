@@ -14,7 +14,6 @@ import io.tablestream.core.model.EdmValue;
 import io.tablestream.core.model.StoredEntity;
 import io.tablestream.schemas.avro.EntityChanged;
 import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
 import java.util.Map;
 import java.util.UUID;
 import org.apache.avro.SchemaNormalization;
@@ -43,14 +42,14 @@ final class ChangeEventCodec implements LogCodec<ChangeEvent> {
     @Override
     public byte[] encode(ChangeEvent e) {
         EntityChange c = e.change();
-        AvroWriter w = new AvroWriter(128 + (c.newVersion() == null ? 0 : 48 * c.newVersion().entity().properties().size()));
+        ByteWriter w = new ByteWriter(128 + (c.newVersion() == null ? 0 : 48 * c.newVersion().entity().properties().size()));
         w.raw(HEADER);
         w.varlong(c.type().ordinal()); // the enum's symbols are in the domain enum's order (a test checks)
-        w.string(e.account());
+        string(w, e.account());
         w.varlong(c.tableId());
-        w.string(e.tableName().value());
-        w.string(c.partitionKey());
-        w.string(c.rowKey());
+        string(w, e.tableName().value());
+        string(w, c.partitionKey());
+        string(w, c.rowKey());
         StoredEntity version = c.newVersion();
         if (version == null) {
             w.varlong(0);
@@ -67,7 +66,7 @@ final class ChangeEventCodec implements LogCodec<ChangeEvent> {
             if (!properties.isEmpty()) {
                 w.varlong(properties.size());
                 for (Map.Entry<String, EdmValue> p : properties.entrySet()) {
-                    w.string(p.getKey());
+                    string(w, p.getKey());
                     value(w, p.getValue());
                 }
             }
@@ -80,7 +79,7 @@ final class ChangeEventCodec implements LogCodec<ChangeEvent> {
     }
 
     /** A property value: its union branch (the order of Property.avsc) and the value. */
-    private static void value(AvroWriter w, EdmValue v) {
+    private static void value(ByteWriter w, EdmValue v) {
         switch (v.type()) {
             case BOOLEAN -> {
                 w.varlong(0);
@@ -100,11 +99,11 @@ final class ChangeEventCodec implements LogCodec<ChangeEvent> {
             }
             case STRING -> {
                 w.varlong(4);
-                w.string(((EdmString) v).value());
+                string(w, ((EdmString) v).value());
             }
             case BINARY -> {
                 w.varlong(5);
-                w.bytes(((EdmBinary) v).toByteArray());
+                bytes(w, ((EdmBinary) v).toByteArray());
             }
             case DATE_TIME -> {
                 w.varlong(6);
@@ -119,13 +118,24 @@ final class ChangeEventCodec implements LogCodec<ChangeEvent> {
         }
     }
 
-    private static void nullableString(AvroWriter w, String s) {
+    private static void nullableString(ByteWriter w, String s) {
         if (s == null) {
             w.varlong(0);
         } else {
             w.varlong(1);
-            w.string(s);
+            string(w, s);
         }
+    }
+
+    /** Avro's {@code bytes}: a zig-zag varint length, then the bytes. */
+    private static void bytes(ByteWriter w, byte[] b) {
+        w.varlong(b.length);
+        w.raw(b);
+    }
+
+    /** Avro's {@code string}: its UTF-8 as {@code bytes}. */
+    private static void string(ByteWriter w, String s) {
+        bytes(w, s.getBytes(StandardCharsets.UTF_8));
     }
 
     private static byte[] header() {
@@ -137,69 +147,5 @@ final class ChangeEventCodec implements LogCodec<ChangeEvent> {
             h[2 + i] = (byte) (fingerprint >>> (8 * i));
         }
         return h;
-    }
-
-    /** Avro's binary encoding: zig-zag varints, length-prefixed UTF-8 and bytes. */
-    private static final class AvroWriter {
-        private byte[] buf;
-        private int pos;
-
-        AvroWriter(int capacity) {
-            buf = new byte[capacity];
-        }
-
-        private void ensure(int n) {
-            if (pos + n > buf.length) {
-                buf = Arrays.copyOf(buf, Math.max(buf.length * 2, pos + n));
-            }
-        }
-
-        void raw(byte[] b) {
-            ensure(b.length);
-            System.arraycopy(b, 0, buf, pos, b.length);
-            pos += b.length;
-        }
-
-        void put(byte b) {
-            ensure(1);
-            buf[pos++] = b;
-        }
-
-        void varlong(long v) {
-            long z = (v << 1) ^ (v >> 63);
-            ensure(10);
-            while ((z & ~0x7FL) != 0) {
-                buf[pos++] = (byte) ((z & 0x7F) | 0x80);
-                z >>>= 7;
-            }
-            buf[pos++] = (byte) z;
-        }
-
-        void fixed64LittleEndian(long v) {
-            ensure(8);
-            for (int i = 0; i < 8; i++) {
-                buf[pos++] = (byte) (v >>> (8 * i));
-            }
-        }
-
-        void fixed64BigEndian(long v) {
-            ensure(8);
-            for (int i = 7; i >= 0; i--) {
-                buf[pos++] = (byte) (v >>> (8 * i));
-            }
-        }
-
-        void bytes(byte[] b) {
-            varlong(b.length);
-            raw(b);
-        }
-
-        void string(String s) {
-            bytes(s.getBytes(StandardCharsets.UTF_8));
-        }
-
-        byte[] toByteArray() {
-            return Arrays.copyOf(buf, pos);
-        }
     }
 }

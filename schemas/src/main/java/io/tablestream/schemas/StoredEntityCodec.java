@@ -45,7 +45,7 @@ public final class StoredEntityCodec {
 
     public static byte[] encode(StoredEntity stored) {
         Entity e = stored.entity();
-        Writer w = new Writer(64 + 32 * e.properties().size());
+        ByteWriter w = new ByteWriter(64 + 32 * e.properties().size());
         w.put(VERSION);
         w.varlong(e.timestamp().epochTicks());
         if (stored.expiresAt() == null) {
@@ -56,12 +56,12 @@ public final class StoredEntityCodec {
         }
         w.varint(e.properties().size());
         for (Map.Entry<String, EdmValue> p : e.properties().entrySet()) {
-            w.string(p.getKey());
+            string(w, p.getKey());
             EdmValue v = p.getValue();
             switch (v.type()) {
                 case STRING -> {
                     w.put(STRING);
-                    w.string(((EdmString) v).value());
+                    string(w, ((EdmString) v).value());
                 }
                 case BOOLEAN -> {
                     w.put(BOOLEAN);
@@ -77,11 +77,11 @@ public final class StoredEntityCodec {
                 }
                 case DOUBLE -> {
                     w.put(DOUBLE);
-                    w.fixed64(Double.doubleToRawLongBits(((EdmDouble) v).value()));
+                    w.fixed64BigEndian(Double.doubleToRawLongBits(((EdmDouble) v).value()));
                 }
                 case BINARY -> {
                     w.put(BINARY);
-                    w.bytes(((EdmBinary) v).toByteArray());
+                    bytes(w, ((EdmBinary) v).toByteArray());
                 }
                 case DATE_TIME -> {
                     w.put(DATE_TIME);
@@ -90,8 +90,8 @@ public final class StoredEntityCodec {
                 case GUID -> {
                     w.put(GUID);
                     UUID u = ((EdmGuid) v).value();
-                    w.fixed64(u.getMostSignificantBits());
-                    w.fixed64(u.getLeastSignificantBits());
+                    w.fixed64BigEndian(u.getMostSignificantBits());
+                    w.fixed64BigEndian(u.getLeastSignificantBits());
                 }
             }
         }
@@ -141,65 +141,14 @@ public final class StoredEntityCodec {
         }
     }
 
-    private static final class Writer {
-        private byte[] buf;
-        private int pos;
+    /** A length-prefixed value: an unsigned varint length, then the bytes. */
+    private static void bytes(ByteWriter w, byte[] b) {
+        w.varint(b.length);
+        w.raw(b);
+    }
 
-        Writer(int capacity) {
-            buf = new byte[capacity];
-        }
-
-        void ensure(int n) {
-            if (pos + n > buf.length) {
-                buf = Arrays.copyOf(buf, Math.max(buf.length * 2, pos + n));
-            }
-        }
-
-        void put(byte b) {
-            ensure(1);
-            buf[pos++] = b;
-        }
-
-        void varint(int v) {
-            ensure(5);
-            while ((v & ~0x7F) != 0) {
-                buf[pos++] = (byte) ((v & 0x7F) | 0x80);
-                v >>>= 7;
-            }
-            buf[pos++] = (byte) v;
-        }
-
-        void varlong(long v) {
-            long z = (v << 1) ^ (v >> 63);
-            ensure(10);
-            while ((z & ~0x7FL) != 0) {
-                buf[pos++] = (byte) ((z & 0x7F) | 0x80);
-                z >>>= 7;
-            }
-            buf[pos++] = (byte) z;
-        }
-
-        void fixed64(long v) {
-            ensure(8);
-            for (int i = 7; i >= 0; i--) {
-                buf[pos++] = (byte) (v >>> (8 * i));
-            }
-        }
-
-        void bytes(byte[] b) {
-            varint(b.length);
-            ensure(b.length);
-            System.arraycopy(b, 0, buf, pos, b.length);
-            pos += b.length;
-        }
-
-        void string(String s) {
-            bytes(s.getBytes(StandardCharsets.UTF_8));
-        }
-
-        byte[] toByteArray() {
-            return Arrays.copyOf(buf, pos);
-        }
+    private static void string(ByteWriter w, String s) {
+        bytes(w, s.getBytes(StandardCharsets.UTF_8));
     }
 
     private static final class Reader {

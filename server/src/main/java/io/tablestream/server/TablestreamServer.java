@@ -1,5 +1,6 @@
 package io.tablestream.server;
 
+import io.tablestream.core.model.EmulatorAccount;
 import io.javalin.Javalin;
 import io.tablestream.core.rules.Limits;
 import io.tablestream.ingest.http.WriteHandlers;
@@ -106,6 +107,7 @@ public final class TablestreamServer implements AutoCloseable {
         if (metrics != null) {
             started.push(metrics);
             metrics.bind(processor.metrics());
+            metrics.bindKafka(processor.metrics()::kafkaMetrics);
         }
 
         ResponderPool responders = new ResponderPool(config.get(ServerSettings.RESPONDER_THREADS));
@@ -176,11 +178,11 @@ public final class TablestreamServer implements AutoCloseable {
         String host = config.get(ServerSettings.HOST);
         String reachable = host.equals("0.0.0.0") || host.equals("::") ? "127.0.0.1" : host;
         String scheme = tls == null ? "http" : "https";
-        String serviceUrl = scheme + "://" + reachable + ":" + http.port() + "/" + AccountKeys.EMULATOR_ACCOUNT;
+        String serviceUrl = scheme + "://" + reachable + ":" + http.port() + "/" + EmulatorAccount.NAME;
         LOG.info("Tablestream serving the Table service at {} (bound to {})", serviceUrl, host);
         if (plainHttpPort() != -1) {
             LOG.info("Plain HTTP beside it at http://{}:{}/{} (plain-http-port)", reachable, plainHttpPort(),
-                    AccountKeys.EMULATOR_ACCOUNT);
+                    EmulatorAccount.NAME);
         }
         if (config.get(ServerSettings.EMULATOR_ACCOUNT)) {
             LOG.info("Connection string: {}", connectionString(serviceUrl));
@@ -277,9 +279,7 @@ public final class TablestreamServer implements AutoCloseable {
 
     /** The emulator account's connection string for {@code endpoint} (its key is public, as every emulator's). */
     static String connectionString(String endpoint) {
-        return "DefaultEndpointsProtocol=" + (endpoint.startsWith("https:") ? "https" : "http") + ";AccountName="
-                + AccountKeys.EMULATOR_ACCOUNT + ";AccountKey="
-                + AccountKeys.EMULATOR_KEY + ";TableEndpoint=" + endpoint + ";";
+        return EmulatorAccount.connectionString(endpoint);
     }
 
     /** Starts an instance; on failure, stops whatever had started and rethrows. */

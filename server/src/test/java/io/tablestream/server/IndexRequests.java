@@ -1,5 +1,6 @@
 package io.tablestream.server;
 
+import static io.tablestream.testsupport.Eventually.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
@@ -28,33 +29,21 @@ public final class IndexRequests {
     }
 
     /** Waits until every partition of this (single) instance reports the index Ready. */
-    @SuppressWarnings("unchecked")
     public void awaitReady(String table, String name, Duration timeout) {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (true) {
-            RawTableClient.Response r = list(table);
-            assertThat(r.status()).as(r.toString()).isEqualTo(200);
-            boolean ready = false;
-            for (Object o : (List<Object>) r.json().get("value")) {
-                Map<String, Object> index = (Map<String, Object>) o;
-                if (index.get("Name").equals(name)) {
-                    Map<String, Object> partitions = (Map<String, Object>) index.get("Partitions");
-                    ready = !partitions.isEmpty() && ((List<Object>) index.get("Elsewhere")).isEmpty()
-                            && partitions.values().stream().allMatch(p -> "Ready".equals(((Map<String, Object>) p).get("State")));
-                }
-            }
-            if (ready) {
-                return;
-            }
-            assertThat(System.nanoTime()).as("index %s of %s ready within %s: %s", name, table, timeout, r.body())
-                    .isLessThan(deadline);
-            try {
-                Thread.sleep(50);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException(e);
+        eventually(() -> list(table), r -> r.status() == 200 && ready(r, name), timeout);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static boolean ready(RawTableClient.Response r, String name) {
+        for (Object o : (List<Object>) r.json().get("value")) {
+            Map<String, Object> index = (Map<String, Object>) o;
+            if (index.get("Name").equals(name)) {
+                Map<String, Object> partitions = (Map<String, Object>) index.get("Partitions");
+                return !partitions.isEmpty() && ((List<Object>) index.get("Elsewhere")).isEmpty()
+                        && partitions.values().stream().allMatch(p -> "Ready".equals(((Map<String, Object>) p).get("State")));
             }
         }
+        return false;
     }
 
     /** Every row of a query, following continuations, and the index the answers named (null when none). */

@@ -1,8 +1,9 @@
 package io.tablestream.server;
 
+import io.tablestream.core.model.EmulatorAccount;
 import com.azure.json.JsonProviders;
 import com.azure.json.JsonReader;
-import io.tablestream.testsupport.SharedKeySigning;
+import io.tablestream.client.SharedKeySigning;
 import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -73,7 +74,7 @@ public final class RawTableClient {
 
     /** Requests to a server listening at {@code host}, signed as {@link #RawTableClient(int)}'s. */
     public RawTableClient(String host, int port) {
-        this(host, port, Base64.getDecoder().decode(TablestreamServerExtension.EMULATOR_KEY), Signing.SHARED_KEY_LITE);
+        this(host, port, Base64.getDecoder().decode(EmulatorAccount.KEY), Signing.SHARED_KEY_LITE);
     }
 
     public static RawTableClient to(TablestreamServerExtension.RunningServer server) {

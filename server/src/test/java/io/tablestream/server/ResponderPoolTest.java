@@ -1,7 +1,9 @@
 package io.tablestream.server;
 
+import static io.tablestream.testsupport.Eventually.holdsThroughout;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -39,8 +41,8 @@ class ResponderPoolTest {
             }
 
             assertThat(started.await(5, TimeUnit.SECONDS)).isTrue();
-            Thread.sleep(200); // a fourth thread, if there were one, would start meanwhile
-            assertThat(running.get()).isEqualTo(3);
+            // a fourth thread, if there were one, would start meanwhile
+            holdsThroughout(() -> running.get() == 3, Duration.ofMillis(200));
             release.countDown();
         }
     }

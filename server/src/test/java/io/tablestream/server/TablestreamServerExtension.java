@@ -1,5 +1,6 @@
 package io.tablestream.server;
 
+import io.tablestream.core.model.EmulatorAccount;
 import com.azure.data.tables.TableServiceClient;
 import com.azure.data.tables.TableServiceClientBuilder;
 import io.tablestream.testsupport.KafkaCluster;
@@ -21,7 +22,6 @@ import org.junit.jupiter.api.extension.ParameterResolver;
  * so a filtered query over more rows than that may take several (short or empty) pages.
  */
 public final class TablestreamServerExtension implements ParameterResolver {
-    public static final String EMULATOR_KEY = io.tablestream.testsupport.SharedKeySigning.EMULATOR_KEY;
     /** A second account of the server, for tests that would crowd the emulator account (thousands of tables). */
     public static final String OTHER_ACCOUNT = "otheraccount";
     public static final String OTHER_KEY = java.util.Base64.getEncoder().encodeToString(
@@ -34,12 +34,11 @@ public final class TablestreamServerExtension implements ParameterResolver {
         }
 
         public String endpoint() {
-            return "http://127.0.0.1:" + port() + "/devstoreaccount1";
+            return "http://127.0.0.1:" + port() + "/" + EmulatorAccount.NAME;
         }
 
         public String connectionString() {
-            return "DefaultEndpointsProtocol=http;AccountName=devstoreaccount1;AccountKey=" + EMULATOR_KEY
-                    + ";TableEndpoint=" + endpoint() + ";";
+            return EmulatorAccount.connectionString(endpoint());
         }
 
         public TableServiceClient client() {
@@ -76,7 +75,9 @@ public final class TablestreamServerExtension implements ParameterResolver {
                     ServerSettings.PARTITIONS, 4,
                     ServerSettings.ACCOUNTS, OTHER_ACCOUNT + ":" + OTHER_KEY,
                     // far below the default, so tests with a few thousand rows meet short and empty pages
-                    ServerSettings.QUERY_ROW_BUDGET, 2_000)));
+                    ServerSettings.QUERY_ROW_BUDGET, 2_000,
+                    // a sweep round every half second (default 5 s), so tests see deleted rows reclaimed soon
+                    ServerSettings.SWEEP_INTERVAL_MS, 500)));
             return new ServerResource(new RunningServer(server, kafka, dataDir));
         } catch (IOException e) {
             throw new UncheckedIOException(e);

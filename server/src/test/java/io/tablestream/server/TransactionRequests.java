@@ -1,6 +1,6 @@
 package io.tablestream.server;
 
-import static org.assertj.core.api.Assertions.assertThat;
+import static io.tablestream.testsupport.Eventually.eventually;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -70,23 +70,13 @@ public final class TransactionRequests {
      * Polls the status until no part is pending and the coordinator recorded a report of each (a
      * part decided on this instance shows as decided before its report is recorded); returns it.
      */
-    @SuppressWarnings("unchecked")
     public Map<String, Object> awaitDone(String id, String sessionToken, Duration timeout) {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (true) {
-            RawTableClient.Response r = status(id, sessionToken);
-            if (r.status() == 200 && !"Pending".equals(r.json().get("State"))
-                    && ((List<Object>) r.json().get("Parts")).stream()
-                            .allMatch(p -> ((Number) ((Map<String, Object>) p).get("Reports")).intValue() > 0)) {
-                return r.json();
-            }
-            assertThat(System.nanoTime()).as("transaction %s done within %s: %s", id, timeout, r).isLessThan(deadline);
-            try {
-                Thread.sleep(5);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException(e);
-            }
-        }
+        return eventually(() -> status(id, sessionToken), r -> r.status() == 200 && done(r.json()), timeout).json();
+    }
+
+    @SuppressWarnings("unchecked")
+    private static boolean done(Map<String, Object> status) {
+        return !"Pending".equals(status.get("State")) && ((List<Object>) status.get("Parts")).stream()
+                .allMatch(p -> ((Number) ((Map<String, Object>) p).get("Reports")).intValue() > 0);
     }
 }

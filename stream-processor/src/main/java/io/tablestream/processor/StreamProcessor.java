@@ -46,6 +46,19 @@ public final class StreamProcessor implements AutoCloseable {
     /** Thread failures tolerated within {@link #FAILURE_WINDOW} before the client shuts down. */
     private static final int MAX_THREAD_FAILURES = 5;
     private static final Duration FAILURE_WINDOW = Duration.ofMinutes(1);
+    /** Each admin call of a hanging-transaction check: a broker that just restarted answers within it. */
+    private static final Duration HANGING_CHECK_CALLS = Duration.ofSeconds(30);
+    /**
+     * How often hanging transactions are looked for: every few seconds whenever the processor is not
+     * running (starting, or rebalancing after its broker came back: a transaction the broker's
+     * restart stranded holds a partition until it is aborted), every minute while it runs.
+     */
+    private static final Duration HANGING_CHECK_UNTIL_RUNNING = Duration.ofSeconds(3);
+    private static final Duration HANGING_CHECK_WHEN_RUNNING = Duration.ofMinutes(1);
+    /** Closing Kafka Streams: its tasks commit and, with standbys, the instance leaves its group. */
+    private static final Duration STREAMS_CLOSE = Duration.ofSeconds(30);
+    /** Closing the admin client: nothing it does is worth waiting for at a stop. */
+    private static final Duration ADMIN_CLOSE = Duration.ofSeconds(5);
 
     private final StreamProcessorConfig config;
     private final Topics topics;
@@ -61,6 +74,8 @@ public final class StreamProcessor implements AutoCloseable {
     private final ScheduledExecutorService repairs;
     /** Null on a single node. */
     private final ClusterContact contact;
+    /** When the last hanging-transaction check began ({@link System#nanoTime()}). */
+    private volatile long lastHangingCheck;
 
     private StreamProcessor(StreamProcessorConfig config, ApplyObserver observer, WriteAnswers answers) {
         this.config = config;
@@ -72,7 +87,7 @@ public final class StreamProcessor implements AutoCloseable {
             this.commandPartitions = installed.commandPartitions();
             this.replication = installed.replication();
         } catch (RuntimeException e) {
-            admin.close(Duration.ofSeconds(5));
+            admin.close(ADMIN_CLOSE);
             throw e;
         }
         this.repairs = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -126,15 +141,17 @@ public final class StreamProcessor implements AutoCloseable {
 
     /**
      * Aborts transactions that will never complete on this processor's partitions (see
-     * {@link HangingTransactions}): once before the processor starts, then every few seconds until it
-     * runs (a broker that just restarted may strand one while we start), then every minute.
+     * {@link HangingTransactions}): once before the processor starts, then every few seconds while it
+     * does not run (a broker that just restarted may strand one while we start, or while we run: the
+     * processor then rebalances and waits on it), every minute while it runs.
      */
     private void checkHangingTransactions() {
+        lastHangingCheck = System.nanoTime();
         String prefix = config.topicPrefix();
         String applicationId = applicationId(config);
         try {
             Object protocol = config.overrides().getOrDefault("security.protocol", "PLAINTEXT");
-            new HangingTransactions(admin, Duration.ofSeconds(30), "PLAINTEXT".equalsIgnoreCase(protocol.toString()))
+            new HangingTransactions(admin, HANGING_CHECK_CALLS, "PLAINTEXT".equalsIgnoreCase(protocol.toString()))
                     .repair(topic -> topic.startsWith(prefix + ".") || topic.startsWith(applicationId + "-"));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -144,12 +161,13 @@ public final class StreamProcessor implements AutoCloseable {
     }
 
     private void scheduleHangingTransactionChecks() {
-        Duration next = isRunning() ? Duration.ofMinutes(1) : Duration.ofSeconds(3);
         try {
             repairs.schedule(() -> {
-                checkHangingTransactions();
+                if (!isRunning() || System.nanoTime() - lastHangingCheck >= HANGING_CHECK_WHEN_RUNNING.toNanos()) {
+                    checkHangingTransactions();
+                }
                 scheduleHangingTransactionChecks();
-            }, next.toMillis(), TimeUnit.MILLISECONDS);
+            }, HANGING_CHECK_UNTIL_RUNNING.toMillis(), TimeUnit.MILLISECONDS);
         } catch (java.util.concurrent.RejectedExecutionException e) {
             // closing
         }
@@ -404,12 +422,12 @@ public final class StreamProcessor implements AutoCloseable {
         replicas.close();
         boolean dynamic = !streamsProperties(config).containsKey(
                 StreamsConfig.consumerPrefix(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG));
-        CloseOptions options = CloseOptions.timeout(Duration.ofSeconds(30)).withGroupMembershipOperation(dynamic
+        CloseOptions options = CloseOptions.timeout(STREAMS_CLOSE).withGroupMembershipOperation(dynamic
                 ? CloseOptions.GroupMembershipOperation.LEAVE_GROUP : CloseOptions.GroupMembershipOperation.REMAIN_IN_GROUP);
         if (!streams.close(options)) {
-            LOG.warn("The stream processor did not stop within 30 s");
+            LOG.warn("The stream processor did not stop within {} s", STREAMS_CLOSE.toSeconds());
         }
-        admin.close(Duration.ofSeconds(5));
+        admin.close(ADMIN_CLOSE);
         settings.metrics().close();
     }
 }

@@ -58,16 +58,6 @@ public record StreamProcessorConfig(String bootstrapServers, String topicPrefix,
                 StoreMemory.DEFAULT, DEFAULT_LAG_REFRESH);
     }
 
-    /**
-     * Defaults for a single node: 8 partitions, replication 1, two stream threads (one processes
-     * while the other waits for its transaction to commit), commits at least every 100 ms (and
-     * right away for a write someone waits for).
-     */
-    public static StreamProcessorConfig singleNode(String bootstrapServers, String topicPrefix, Path stateDir) {
-        return new StreamProcessorConfig(bootstrapServers, topicPrefix, 8, (short) 1, stateDir, "node-1", null, 2, 0,
-                Duration.ofMillis(100), Map.of(), Clock.systemUTC());
-    }
-
     public StreamProcessorConfig withApplicationServer(String hostPort) {
         return new StreamProcessorConfig(bootstrapServers, topicPrefix, partitions, replicationFactor, stateDir, instanceId,
                 hostPort, streamThreads, standbyReplicas, commitInterval, overrides, clock, housekeeping, storeMemory, lagRefresh);

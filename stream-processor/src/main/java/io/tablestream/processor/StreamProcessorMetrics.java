@@ -5,7 +5,6 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.binder.MeterBinder;
-import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
 import io.tablestream.core.command.EntityChange;
 import io.tablestream.core.error.ErrorCode;
 import io.tablestream.processor.internal.BoundedRocksDbMemory;
@@ -46,13 +45,14 @@ import org.apache.kafka.streams.ThreadMetadata;
  *       yet applied by this instance's active task of the partition, and how old the last applied one was
  *       when there is a backlog (0 for a partition this instance does not apply: take the max across
  *       instances);</li>
- *   <li>{@value #DEAD_LETTERS} by {@code code}; {@value #TTL_EXPIRED};</li>
+ *   <li>{@value #DEAD_LETTERS} by {@code code}; {@value #TTL_EXPIRED}; {@value #ROWS_SWEPT} (rows of deleted tables
+ *       and partitions removed in the background);</li>
  *   <li>{@value #STATE} by {@code state} (1 for the current one), {@value #REBALANCES}, {@value #PROMOTIONS}
  *       (standby copies of this instance that became active: fail-overs), {@value #PARTITIONS} by {@code role};</li>
  *   <li>{@value #STORE_SIZE} by {@code store} (bytes on disk, every local copy), {@value #ROCKSDB_MEMORY}
  *       (the shared block cache with the memtables charged to it);</li>
- *   <li>and Kafka Streams' own metrics, bridged as {@code kafka_stream_*}, {@code kafka_consumer_*},
- *       {@code kafka_producer_*}.</li>
+ *   <li>and Kafka Streams' own metrics ({@link #kafkaMetrics}), which the server bridges as
+ *       {@code kafka_stream_*}, {@code kafka_consumer_*}, {@code kafka_producer_*}.</li>
  * </ul>
  */
 public final class StreamProcessorMetrics implements MeterBinder, AutoCloseable {
@@ -63,6 +63,7 @@ public final class StreamProcessorMetrics implements MeterBinder, AutoCloseable 
     public static final String APPLY_LAG_SECONDS = "tablestream.apply.lag.seconds";
     public static final String DEAD_LETTERS = "tablestream.dead.letters";
     public static final String TTL_EXPIRED = "tablestream.ttl.expired";
+    public static final String ROWS_SWEPT = "tablestream.rows.swept";
     public static final String STATE = "tablestream.processor.state";
     public static final String REBALANCES = "tablestream.processor.rebalances";
     public static final String PROMOTIONS = "tablestream.partitions.promoted";
@@ -72,10 +73,6 @@ public final class StreamProcessorMetrics implements MeterBinder, AutoCloseable 
 
     /** How long a look at Kafka Streams' metrics (for the lags) and at the state directory is reused. */
     private static final long REUSED_NANOS = Duration.ofSeconds(1).toNanos();
-    private static final Duration[] BUCKETS = {Duration.ofMillis(1), Duration.ofMillis(2), Duration.ofMillis(5),
-            Duration.ofMillis(10), Duration.ofMillis(25), Duration.ofMillis(50), Duration.ofMillis(100),
-            Duration.ofMillis(250), Duration.ofMillis(500), Duration.ofSeconds(1), Duration.ofSeconds(5),
-            Duration.ofSeconds(30), Duration.ofMinutes(2)};
 
     private final int partitions;
     private final LongAdder applied = new LongAdder();
@@ -84,6 +81,7 @@ public final class StreamProcessorMetrics implements MeterBinder, AutoCloseable 
     private final Map<ErrorCode, LongAdder> deadLetters = new EnumMap<>(ErrorCode.class);
     /** Dead-letter codes whose counter is registered (a code gets one when first seen, or at bind). */
     private final Set<ErrorCode> deadLetterCodes = ConcurrentHashMap.newKeySet();
+    private final LongAdder sweptRows = new LongAdder();
     private final LongAdder rebalances = new LongAdder();
     private final LongAdder promotions = new LongAdder();
     /** Per partition: the record timestamp of the last command this instance decided. */
@@ -93,7 +91,6 @@ public final class StreamProcessorMetrics implements MeterBinder, AutoCloseable 
     private volatile KafkaStreams streams;
     private volatile Path stateDir;
     private volatile String commandsTopic = "";
-    private volatile KafkaStreamsMetrics kafkaStreamsMetrics;
     private volatile KafkaStreams.State state = KafkaStreams.State.CREATED;
     /** Standby partitions of this instance as of the last time it ran (to count promotions). */
     private Set<Integer> lastStandbys = Set.of();
@@ -135,6 +132,11 @@ public final class StreamProcessorMetrics implements MeterBinder, AutoCloseable 
     /** An entity change was applied (and published). */
     public void changed(EntityChange.Type type) {
         changes.get(type).increment();
+    }
+
+    /** The background sweep removed {@code rows} rows of deleted tables or partitions. */
+    public void swept(int rows) {
+        sweptRows.add(rows);
     }
 
     /** A record went to the dead-letter topic. */
@@ -206,8 +208,10 @@ public final class StreamProcessorMetrics implements MeterBinder, AutoCloseable 
         for (ErrorCode code : deadLetterCodes) {
             registerDeadLetters(registry, code, deadLetters.get(code));
         }
-        this.applyDelay = Timer.builder(APPLY_DELAY).serviceLevelObjectives(BUCKETS)
+        this.applyDelay = Timer.builder(APPLY_DELAY)
                 .description("Time from a command's append to its decision").register(registry);
+        FunctionCounter.builder(ROWS_SWEPT, sweptRows, LongAdder::sum)
+                .description("Rows of deleted tables and partitions removed by the background sweep").register(registry);
         FunctionCounter.builder(REBALANCES, rebalances, LongAdder::sum)
                 .description("Times this instance's processor began a rebalance").register(registry);
         FunctionCounter.builder(PROMOTIONS, promotions, LongAdder::sum)
@@ -239,11 +243,12 @@ public final class StreamProcessorMetrics implements MeterBinder, AutoCloseable 
         Gauge.builder(ROCKSDB_MEMORY, BoundedRocksDbMemory::usedBytes).baseUnit("bytes")
                 .description("RocksDB block cache and memtables, shared by every store of the instance (bounded)")
                 .register(registry);
+    }
+
+    /** Kafka Streams' own metrics (its clients' included) as they are now; none before the processor runs. */
+    public Map<MetricName, ? extends Metric> kafkaMetrics() {
         KafkaStreams s = streams;
-        if (s != null) {
-            kafkaStreamsMetrics = new KafkaStreamsMetrics(s);
-            kafkaStreamsMetrics.bindTo(registry);
-        }
+        return s == null ? Map.of() : s.metrics();
     }
 
     private static void registerDeadLetters(MeterRegistry registry, ErrorCode code, LongAdder count) {
@@ -352,10 +357,7 @@ public final class StreamProcessorMetrics implements MeterBinder, AutoCloseable 
 
     @Override
     public void close() {
-        KafkaStreamsMetrics m = kafkaStreamsMetrics;
-        if (m != null) {
-            m.close();
-        }
+        // nothing held: the meters read the counters above and Kafka Streams' metrics, and go with the registry
     }
 
     /** A measurement reused for a second: scrapes of several gauges share one look. */

@@ -26,6 +26,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class TopicInstaller {
     private static final Logger LOG = LoggerFactory.getLogger(TopicInstaller.class);
+    /** Each admin call of start-up: a cluster still electing controllers or leaders answers within it. */
     private static final long TIMEOUT_SECONDS = 60;
     private static final Duration FIRST_RETRY = Duration.ofMillis(50);
     private static final Duration LONGEST_RETRY = Duration.ofSeconds(1);

@@ -1,5 +1,6 @@
 package io.tablestream.processor;
 
+import static io.tablestream.testsupport.Eventually.eventually;
 import static io.tablestream.processor.ProcessorIT.header;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -49,12 +50,10 @@ class CrashRecoveryIT {
             }
         }));
         reader.start();
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-        while (!contains(childOutput, "RUNNING")) {
+        eventually("the child running", () -> {
             assertThat(child.isAlive()).as("child died before running: %s", childOutput).isTrue();
-            assertThat(System.nanoTime()).as("child did not start: %s", childOutput).isLessThan(deadline);
-            Thread.sleep(100);
-        }
+            return contains(childOutput, "RUNNING");
+        }, Duration.ofSeconds(120));
 
         EntityCommand batch;
         long tableId;

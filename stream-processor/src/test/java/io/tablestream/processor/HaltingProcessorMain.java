@@ -16,7 +16,7 @@ public final class HaltingProcessorMain {
     public static void main(String[] args) throws Exception {
         int haltAfter = Integer.parseInt(args[4]);
         AtomicInteger applied = new AtomicInteger();
-        StreamProcessorConfig config = StreamProcessorConfig.singleNode(args[0], args[1], Path.of(args[2]))
+        StreamProcessorConfig config = TestProcessorConfig.of(args[0], args[1], Path.of(args[2]))
                 .withPartitions(Integer.parseInt(args[3]));
         StreamProcessor.start(config, Duration.ofSeconds(90), change -> {
             if (applied.incrementAndGet() >= haltAfter) {

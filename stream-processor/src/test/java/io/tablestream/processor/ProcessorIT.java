@@ -41,7 +41,7 @@ class ProcessorIT {
     }
 
     static StreamProcessorConfig config(KafkaCluster kafka, String prefix, Path stateDir) {
-        return StreamProcessorConfig.singleNode(kafka.bootstrapServers(), prefix, stateDir).withPartitions(PARTITIONS);
+        return TestProcessorConfig.of(kafka.bootstrapServers(), prefix, stateDir).withPartitions(PARTITIONS);
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.tablestream.processor;
 
+import static io.tablestream.testsupport.Eventually.eventually;
 import static io.tablestream.processor.ProcessorIT.header;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -7,7 +8,6 @@ import io.tablestream.core.command.EntityCommand;
 import io.tablestream.core.command.EntityOperation.Type;
 import io.tablestream.core.command.EntityOperation;
 import io.tablestream.core.command.TableCommand;
-import io.tablestream.core.error.TableServiceException;
 import io.tablestream.core.model.EdmInt32;
 import io.tablestream.core.model.EdmString;
 import io.tablestream.core.model.StoredEntity;
@@ -20,7 +20,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -84,17 +83,7 @@ class StateRebuildIT {
 
     private static List<StoredEntity> snapshotWhenRestored(StreamProcessor processor, long tableId, Duration timeout)
             throws InterruptedException {
-        Instant deadline = Instant.now().plus(timeout);
-        while (true) {
-            try {
-                return snapshot(processor, tableId);
-            } catch (TableServiceException e) { // ServerBusy while restoring
-                if (Instant.now().isAfter(deadline)) {
-                    throw e;
-                }
-                Thread.sleep(200);
-            }
-        }
+        return eventually(() -> snapshot(processor, tableId), s -> true, timeout); // ServerBusy while restoring
     }
 
     private static void deleteRecursively(Path root) throws IOException {

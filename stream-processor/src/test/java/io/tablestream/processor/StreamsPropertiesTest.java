@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 class StreamsPropertiesTest {
     @Test
     void doesNotIdleTasksBecauseEachReadsOnePartitionOfOneTopic() {
-        StreamProcessorConfig config = StreamProcessorConfig.singleNode("127.0.0.1:9092", "t", Path.of("/tmp/unused"));
+        StreamProcessorConfig config = TestProcessorConfig.of("127.0.0.1:9092", "t", Path.of("/tmp/unused"));
         Properties p = StreamProcessor.streamsProperties(config);
         assertThat(p.get(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG)).isEqualTo(StreamsConfig.MAX_TASK_IDLE_MS_DISABLED);
 
@@ -35,7 +35,7 @@ class StreamsPropertiesTest {
 
     @Test
     void anOverrideStillWins() {
-        StreamProcessorConfig config = StreamProcessorConfig.singleNode("127.0.0.1:9092", "t", Path.of("/tmp/unused"))
+        StreamProcessorConfig config = TestProcessorConfig.of("127.0.0.1:9092", "t", Path.of("/tmp/unused"))
                 .withOverrides(Map.of(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG, "0"));
         assertThat(StreamProcessor.streamsProperties(config).get(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG)).isEqualTo("0");
     }

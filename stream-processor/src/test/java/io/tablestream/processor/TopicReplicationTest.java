@@ -38,7 +38,7 @@ class TopicReplicationTest {
             assertThat(topic.replicationFactor()).as(t.name()).isEqualTo((short) 3);
             assertThat(topic.configs()).as(t.name()).containsEntry("min.insync.replicas", "2");
         }
-        StreamProcessorConfig config = StreamProcessorConfig.singleNode("127.0.0.1:9092", "t", Path.of("/tmp/unused"));
+        StreamProcessorConfig config = TestProcessorConfig.of("127.0.0.1:9092", "t", Path.of("/tmp/unused"));
         assertThat(StreamProcessor.streamsProperties(config, three))
                 .containsEntry(StreamsConfig.REPLICATION_FACTOR_CONFIG, 3)
                 .containsEntry(StreamsConfig.topicPrefix("min.insync.replicas"), "2");

@@ -1,5 +1,6 @@
 package io.tablestream.bench.lean;
 
+import io.tablestream.client.LeanTableClient;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -3,6 +3,8 @@ package io.tablestream.bench.lean;
 import io.tablestream.bench.measure.Percentiles;
 import io.tablestream.bench.measure.ServerCpu;
 import io.tablestream.bench.workload.SyntheticEntities;
+import io.tablestream.client.LeanTableClient;
+import io.tablestream.core.model.EmulatorAccount;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.SplittableRandom;
@@ -23,7 +25,6 @@ import java.util.function.IntFunction;
  * {@code GROWTH <size> <figure> <value> <unit> [p50_ms p99_ms cpu_ms_per_op]}.
  */
 public final class GrowthBenchmark {
-    private static final String EMULATOR_KEY = io.tablestream.cli.http.TableAccount.EMULATOR_KEY;
 
     private GrowthBenchmark() {
     }
@@ -41,7 +42,7 @@ public final class GrowthBenchmark {
         double seconds = Double.parseDouble(o.getOrDefault("--duration", "10"));
         double scanSeconds = Double.parseDouble(o.getOrDefault("--scan-seconds", "30"));
         LeanTableClient client = new LeanTableClient(endpoint, LeanTableClient.accountSas(endpoint,
-                o.getOrDefault("--account-name", "devstoreaccount1"), o.getOrDefault("--account-key", EMULATOR_KEY)));
+                o.getOrDefault("--account-name", EmulatorAccount.NAME), o.getOrDefault("--account-key", EmulatorAccount.KEY)));
         if (phase.equals("load")) {
             int from = Integer.parseInt(o.getOrDefault("--from", "0"));
             if (from == 0) {

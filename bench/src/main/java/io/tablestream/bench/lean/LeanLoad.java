@@ -1,11 +1,13 @@
 package io.tablestream.bench.lean;
 
-import io.tablestream.bench.lean.LeanTableClient.Answer;
-import io.tablestream.bench.lean.LeanTableClient.BatchAnswer;
-import io.tablestream.bench.lean.LeanTableClient.BatchOperation;
 import io.tablestream.bench.measure.Percentiles;
 import io.tablestream.bench.measure.ServerCpu;
 import io.tablestream.bench.workload.SyntheticEntities;
+import io.tablestream.client.LeanTableClient.Answer;
+import io.tablestream.client.LeanTableClient.BatchAnswer;
+import io.tablestream.client.LeanTableClient.BatchOperation;
+import io.tablestream.client.LeanTableClient;
+import io.tablestream.core.model.EmulatorAccount;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -49,7 +51,6 @@ import java.util.function.LongFunction;
  * read carrying every answered session token was served (Tablestream: applied, not only logged).
  */
 public final class LeanLoad {
-    private static final String EMULATOR_KEY = io.tablestream.cli.http.TableAccount.EMULATOR_KEY;
     /** Entities the upsert workload cycles over, which merges and reads then use. */
     private static final int UPDATED_KEYS = 10_000;
     private static final int PARTITIONS = 256;
@@ -132,7 +133,7 @@ public final class LeanLoad {
         int batchSize = Integer.parseInt(o.getOrDefault("--batch-size", "100"));
         long serverPid = Long.parseLong(o.getOrDefault("--server-pid", "0"));
         String sas = LeanTableClient.accountSas(endpoint, o.getOrDefault("--account-name", "devstoreaccount1"),
-                o.getOrDefault("--account-key", EMULATOR_KEY));
+                o.getOrDefault("--account-key", EmulatorAccount.KEY));
         LeanTableClient client = new LeanTableClient(endpoint, sas);
         String table = "Lean" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
         Answer created = client.createTable(table).get(60, TimeUnit.SECONDS);

@@ -1,5 +1,7 @@
 package io.tablestream.bench.lean;
 
+import io.tablestream.client.LeanTableClient;
+import io.tablestream.core.model.EmulatorAccount;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -33,8 +35,7 @@ import java.util.concurrent.atomic.AtomicReference;
  */
 public final class RestartAfterKill {
     private static final String ACCOUNT = "devstoreaccount1";
-    private static final String KEY =
-            "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==";
+    private static final String KEY = EmulatorAccount.KEY;
     private static final String TABLE = "Restart";
     private static final int BATCH = 100;
     private static final int SAMPLES = 200;

@@ -1,5 +1,6 @@
 package io.tablestream.bench.workload;
 
+import io.tablestream.core.model.EmulatorAccount;
 import java.time.Duration;
 import java.util.Set;
 
@@ -16,8 +17,6 @@ record DriverOptions(String target, String connectionString, long size, int part
                      Duration warmUp, Duration duration, long maxOperations, int loadThreads, long serverPid,
                      String tableName, long seed) {
 
-    static final String EMULATOR_ACCOUNT = "devstoreaccount1";
-    static final String EMULATOR_KEY = io.tablestream.cli.http.TableAccount.EMULATOR_KEY;
 
     static final String USAGE = """
             Usage: WorkloadDriver (--endpoint URL | --connection-string CS) --size N [options]
@@ -41,8 +40,8 @@ record DriverOptions(String target, String connectionString, long size, int part
     static DriverOptions parse(String[] args) {
         String target = "target";
         String endpoint = null;
-        String accountName = EMULATOR_ACCOUNT;
-        String accountKey = EMULATOR_KEY;
+        String accountName = EmulatorAccount.NAME;
+        String accountKey = EmulatorAccount.KEY;
         String connectionString = null;
         long size = -1;
         int partitions = -1;

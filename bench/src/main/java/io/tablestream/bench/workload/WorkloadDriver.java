@@ -41,6 +41,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * status 1), never silently.
  *
  * <p>Usage: see {@link DriverOptions#USAGE}, or run with {@code --help}.
+ *
+ * <p>One class, over 400 lines: one method per workload, each a few lines of SDK calls and the checks
+ * of their answers, side by side so that every target is driven and checked the same way; the
+ * options, keys, entities, timing and results are classes of their own.
  */
 public final class WorkloadDriver {
     private static final Duration TIMEOUT = Duration.ofSeconds(120);

@@ -2,8 +2,8 @@ package io.tablestream.cli.transfer;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
-import io.tablestream.cli.http.Continuation;
-import io.tablestream.cli.http.TableServiceHttp;
+import io.tablestream.client.Continuation;
+import io.tablestream.client.TableServiceHttp;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.List;

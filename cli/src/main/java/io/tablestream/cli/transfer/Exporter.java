@@ -1,7 +1,7 @@
 package io.tablestream.cli.transfer;
 
-import io.tablestream.cli.http.Continuation;
-import io.tablestream.cli.http.TableServiceHttp;
+import io.tablestream.client.Continuation;
+import io.tablestream.client.TableServiceHttp;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;

@@ -1,9 +1,9 @@
 package io.tablestream.cli.transfer;
 
-import io.tablestream.cli.http.BatchResult;
-import io.tablestream.cli.http.ChangeSet;
-import io.tablestream.cli.http.TableServiceHttp;
-import io.tablestream.cli.http.TableServiceHttp.Answer;
+import io.tablestream.client.BatchResult;
+import io.tablestream.client.ChangeSet;
+import io.tablestream.client.TableServiceHttp;
+import io.tablestream.client.TableServiceHttp.Answer;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
@@ -38,6 +38,10 @@ import java.util.concurrent.atomic.AtomicReference;
  *       connection) is sent again, up to {@value TableScan#ATTEMPTS} times; any other refusal stops the
  *       import, naming the line (or CSV row) and the service's reason.</li>
  * </ul>
+ *
+ * <p>One class, over 400 lines: reading the file, batching, the in-flight window, retries and the
+ * checkpoint share one cursor (the line every earlier entity is written up to); apart, each would
+ * need the others' state to know what may be checkpointed.
  */
 public final class Importer {
     /** What to import and how. */

@@ -1,10 +1,10 @@
 package io.tablestream.cli.transfer;
 
-import io.tablestream.cli.http.Continuation;
-import io.tablestream.cli.http.TableServiceHttp;
-import io.tablestream.cli.http.TableServiceHttp.Answer;
-import io.tablestream.cli.http.TableServiceHttp.PageHead;
-import io.tablestream.cli.http.TableServiceHttp.PageRequest;
+import io.tablestream.client.Continuation;
+import io.tablestream.client.TableServiceHttp;
+import io.tablestream.client.TableServiceHttp.Answer;
+import io.tablestream.client.TableServiceHttp.PageHead;
+import io.tablestream.client.TableServiceHttp.PageRequest;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutionException;

@@ -25,7 +25,7 @@ public enum ErrorCode {
     AUTHORIZATION_PROTOCOL_MISMATCH("AuthorizationProtocolMismatch", 403,
             "This request is not authorized to perform this operation using this protocol."),
     CORS_PREFLIGHT_FAILURE("CorsPreflightFailure", 403,
-            "CORS is not enabled or no rule matches this request."),
+            "CORS not enabled or no matching rule found for this request."),
     INSUFFICIENT_ACCOUNT_PERMISSIONS("InsufficientAccountPermissions", 403,
             "The account being accessed does not have sufficient permissions to execute this operation."),
     INVALID_AUTHENTICATION_INFO("InvalidAuthenticationInfo", 400,

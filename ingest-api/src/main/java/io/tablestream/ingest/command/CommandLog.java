@@ -6,6 +6,7 @@ import io.tablestream.core.command.Outcome;
 import io.tablestream.core.command.SessionToken;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.BiConsumer;
 
 /**
  * The command log as the write side sees it: append a command, and, for a sync write, learn its
@@ -23,6 +24,15 @@ public interface CommandLog {
      * its outcome, or fails with ServerBusy when none arrives within {@code timeout}.
      */
     CompletableFuture<Outcome> appendAndAwait(Command command, Duration timeout);
+
+    /**
+     * As {@link #appendAndAwait(Command, Duration)}, and {@code appended} learns when the log has the
+     * command durably (or refused it), before the outcome. A log that cannot tell never calls it.
+     */
+    default CompletableFuture<Outcome> appendAndAwait(Command command, Duration timeout,
+                                                      BiConsumer<SessionToken.Position, Throwable> appended) {
+        return appendAndAwait(command, timeout);
+    }
 
     /** The id outcomes for this instance are keyed by: put it in the replyTo of sync commands. */
     String instanceId();

@@ -23,8 +23,8 @@ import java.util.concurrent.TimeUnit;
  *       ({@code entity}, {@code table}, {@code account}) and {@code mode} ({@code sync}: the writer waits for the
  *       outcome; {@code async}: {@code Prefer: respond-async} and Kafka-style fire-and-forget);</li>
  *   <li>{@value #ENTITY_OPERATIONS} (counter): entity operations appended (a change set counts each);</li>
- *   <li>{@value #APPEND} (timer): an async write's wait until the log acknowledged it (acks=all), by
- *       {@code result} ({@code ok}, {@code failed});</li>
+ *   <li>{@value #APPEND} (timer): a write's wait until the log acknowledged it (acks=all), sync or async,
+ *       by {@code result} ({@code ok}, {@code failed});</li>
  *   <li>{@value #OUTCOME_WAIT} (timer): a sync write's wait from append to its outcome, by {@code result}
  *       ({@code applied}; {@code rejected}: the processor refused it (404, 409, 412, ...); {@code busy}: answered
  *       503, no outcome in time or the log out of reach; {@code failed}: anything else).</li>
@@ -35,10 +35,6 @@ public final class MeteredCommandLog implements CommandLog {
     public static final String ENTITY_OPERATIONS = "tablestream.entity.operations.appended";
     public static final String APPEND = "tablestream.command.append";
     public static final String OUTCOME_WAIT = "tablestream.command.outcome.wait";
-    private static final Duration[] BUCKETS = {Duration.ofMillis(1), Duration.ofMillis(2), Duration.ofMillis(5),
-            Duration.ofMillis(10), Duration.ofMillis(25), Duration.ofMillis(50), Duration.ofMillis(100),
-            Duration.ofMillis(250), Duration.ofMillis(500), Duration.ofSeconds(1), Duration.ofSeconds(5),
-            Duration.ofSeconds(10)};
     private static final String[] KINDS = {"entity", "table", "account"};
 
     private final CommandLog log;
@@ -76,8 +72,7 @@ public final class MeteredCommandLog implements CommandLog {
     }
 
     private static Timer timer(MeterRegistry registry, String name, String result, String description) {
-        return Timer.builder(name).description(description).tag("result", result).serviceLevelObjectives(BUCKETS)
-                .register(registry);
+        return Timer.builder(name).description(description).tag("result", result).register(registry);
     }
 
     @Override
@@ -90,7 +85,8 @@ public final class MeteredCommandLog implements CommandLog {
     public CompletableFuture<Outcome> appendAndAwait(Command command, Duration timeout) {
         count(command, syncAppends);
         long begin = System.nanoTime();
-        CompletableFuture<Outcome> outcome = log.appendAndAwait(command, timeout);
+        CompletableFuture<Outcome> outcome = log.appendAndAwait(command, timeout, (position, error) ->
+                (error == null ? appendOk : appendFailed).record(System.nanoTime() - begin, TimeUnit.NANOSECONDS));
         outcome.whenComplete((o, error) -> {
             long nanos = System.nanoTime() - begin;
             Timer timer = error == null ? (o.succeeded() ? applied : rejected) : busy(error) ? busy : failed;

@@ -22,20 +22,8 @@ import java.util.concurrent.Executor;
  * as the service does, once this instance's registry view shows the new settings, so a Get right
  * after reads them back (the service itself may take up to 30 seconds).
  */
-final class ServicePropertiesWriteHandler {
-    private final CommandSubmitter submitter;
-    private final TableRegistry registry;
-    private final RegistryWait registryWait;
-    private final Executor responders;
-
-    ServicePropertiesWriteHandler(CommandSubmitter submitter, TableRegistry registry, RegistryWait registryWait,
-                                  Executor responders) {
-        this.submitter = submitter;
-        this.registry = registry;
-        this.registryWait = registryWait;
-        this.responders = responders;
-    }
-
+record ServicePropertiesWriteHandler(CommandSubmitter submitter, TableRegistry registry, RegistryWait registryWait,
+                                     Executor responders) {
     void set(RequestContext request, Context http) {
         request.caller().authorize(Operation.SET_SERVICE_PROPERTIES, null, null, null);
         ServicePropertiesUpdate update = ServicePropertiesXml.parse(http.bodyInputStream());

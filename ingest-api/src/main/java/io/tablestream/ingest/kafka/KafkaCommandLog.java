@@ -1,6 +1,5 @@
 package io.tablestream.ingest.kafka;
 
-import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
 import io.tablestream.core.command.Command;
 import io.tablestream.core.command.CommandKey;
 import io.tablestream.core.command.Outcome;
@@ -21,14 +20,19 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.BiConsumer;
+import java.util.function.Supplier;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.Metric;
+import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.LeaderNotAvailableException;
 import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.apache.kafka.common.errors.RetriableException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
@@ -54,6 +58,8 @@ public final class KafkaCommandLog implements CommandLog, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(KafkaCommandLog.class);
     /** How long opening the log waits for the outcomes topic's partitions to be known. */
     static final Duration TOPIC_METADATA_PATIENCE = Duration.ofSeconds(10);
+    /** Closing the producer: long enough to deliver what is in flight (answered writes are in the log already). */
+    private static final Duration CLOSE = Duration.ofSeconds(5);
 
     private final String commandsTopic;
     /** Partitions of the commands topic, learned from the producer's metadata on first use. */
@@ -197,26 +203,45 @@ public final class KafkaCommandLog implements CommandLog, AutoCloseable {
     }
 
     /**
-     * The commands topic's partition count, asked of the producer's metadata once (it blocks, like
-     * a send, at most {@code max.block.ms}, and fails as a send does when the topic is unknown).
+     * The commands topic's partition count, asked of the producer's metadata until it names some (it
+     * blocks, like a send, at most {@code max.block.ms}, and fails as a send does when the topic is
+     * unknown).
      */
     private int commandPartitions() {
         int known = commandPartitions;
         if (known == 0) {
-            known = producer.partitionsFor(commandsTopic).size();
+            known = partitionCount(producer.partitionsFor(commandsTopic), commandsTopic);
             commandPartitions = known;
         }
         return known;
     }
 
+    /**
+     * How many partitions the metadata names. A topic created a moment ago may be reported without
+     * any: that is a retriable failure of this append (503, not applied), and the next append asks again.
+     */
+    static int partitionCount(List<PartitionInfo> partitions, String topic) {
+        if (partitions == null || partitions.isEmpty()) {
+            throw new LeaderNotAvailableException("The cluster reports no partitions of " + topic + " yet.");
+        }
+        return partitions.size();
+    }
+
     @Override
     public CompletableFuture<Outcome> appendAndAwait(Command command, Duration timeout) {
+        return appendAndAwait(command, timeout, (position, error) -> { });
+    }
+
+    @Override
+    public CompletableFuture<Outcome> appendAndAwait(Command command, Duration timeout,
+                                                     BiConsumer<SessionToken.Position, Throwable> whenAppended) {
         if (!instanceId.equals(command.header().replyTo())) {
             throw new IllegalArgumentException("a command awaited here must name this instance in replyTo");
         }
         CompletableFuture<Outcome> outcome = outcomes.expect(command.id());
         CompletableFuture<SessionToken.Position> appended = append(command);
         appended.whenComplete((position, error) -> {
+            whenAppended.accept(position, error);
             if (error != null) {
                 outcome.completeExceptionally(error);
             }
@@ -290,17 +315,15 @@ public final class KafkaCommandLog implements CommandLog, AutoCloseable {
                 error);
     }
 
-    /**
-     * Binders of this log's Kafka client metrics (the producer's and the outcome consumer's) for
-     * Micrometer, as {@code kafka_producer_*} and {@code kafka_consumer_*}; close them before the log.
-     */
-    public List<KafkaClientMetrics> clientMetrics() {
-        return List.of(new KafkaClientMetrics(producer), new KafkaClientMetrics(outcomes.consumerForMetrics()));
+    /** This log's Kafka clients' own metrics (the producer's and the outcome consumer's), each as it is now. */
+    public List<Supplier<Map<MetricName, ? extends Metric>>> clientMetrics() {
+        KafkaConsumer<String, byte[]> consumer = outcomes.consumerForMetrics();
+        return List.of(producer::metrics, consumer::metrics);
     }
 
     @Override
     public void close() {
-        producer.close(Duration.ofSeconds(5));
+        producer.close(CLOSE);
         outcomes.close();
         if (ownCompletions != null) {
             ownCompletions.shutdown();

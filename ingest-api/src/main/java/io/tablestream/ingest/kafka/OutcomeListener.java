@@ -23,6 +23,10 @@ import org.slf4j.LoggerFactory;
  */
 final class OutcomeListener implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(OutcomeListener.class);
+    /** How long a poll waits for outcomes: it returns at once when one arrives, so this only paces an idle loop. */
+    private static final Duration POLL = Duration.ofMillis(500);
+    /** Closing the consumer: it holds no state worth waiting for. */
+    private static final Duration CLOSE = Duration.ofSeconds(2);
 
     private final KafkaConsumer<String, byte[]> consumer;
     private final PendingOutcomes pending;
@@ -70,7 +74,7 @@ final class OutcomeListener implements AutoCloseable {
     private void run() {
         try {
             while (running) {
-                for (ConsumerRecord<String, byte[]> record : consumer.poll(Duration.ofMillis(500))) {
+                for (ConsumerRecord<String, byte[]> record : consumer.poll(POLL)) {
                     Optional<Outcome> outcome;
                     try {
                         outcome = pending.awaited(record.key(), record.value());
@@ -89,7 +93,7 @@ final class OutcomeListener implements AutoCloseable {
         } catch (RuntimeException e) {
             LOG.error("Outcome listener failed; sync writes will time out until restart", e);
         } finally {
-            consumer.close(Duration.ofSeconds(2));
+            consumer.close(CLOSE);
         }
     }
 

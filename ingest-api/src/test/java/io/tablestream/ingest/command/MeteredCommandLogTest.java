@@ -19,6 +19,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.BiConsumer;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 
@@ -38,6 +39,13 @@ class MeteredCommandLogTest {
 
         @Override
         public CompletableFuture<Outcome> appendAndAwait(Command command, Duration timeout) {
+            return answer.apply(command);
+        }
+
+        @Override
+        public CompletableFuture<Outcome> appendAndAwait(Command command, Duration timeout,
+                                                         BiConsumer<SessionToken.Position, Throwable> whenAppended) {
+            appended.whenComplete(whenAppended);
             return answer.apply(command);
         }
 
@@ -105,6 +113,18 @@ class MeteredCommandLogTest {
         assertThat(waits("rejected")).isEqualTo(1);
         assertThat(waits("busy")).isEqualTo(1);
         assertThat(waits("failed")).isEqualTo(1);
+    }
+
+    @Test
+    void timesASyncWritesAppendAsAnAsyncOnes() {
+        log.answer = c -> CompletableFuture.completedFuture(outcome(c, null));
+        metered.appendAndAwait(batchOf(1), Duration.ofSeconds(1)).join();
+        log.appended = CompletableFuture.failedFuture(TableServiceException.of(ErrorCode.SERVER_BUSY, "down"));
+        log.answer = c -> CompletableFuture.failedFuture(TableServiceException.of(ErrorCode.SERVER_BUSY, "down"));
+        metered.appendAndAwait(batchOf(1), Duration.ofSeconds(1)).exceptionally(e -> null).join();
+
+        assertThat(registry.get(MeteredCommandLog.APPEND).tag("result", "ok").timer().count()).isEqualTo(1);
+        assertThat(registry.get(MeteredCommandLog.APPEND).tag("result", "failed").timer().count()).isEqualTo(1);
     }
 
     @Test

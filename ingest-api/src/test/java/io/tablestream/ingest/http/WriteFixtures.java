@@ -154,9 +154,15 @@ final class WriteFixtures {
         }
     }
 
-    /** Operation {@code index} of a change set: method, URL (relative to the account), body (or null), header pairs. */
+    /**
+     * Operation {@code index} of a change set: method, URL (relative to the account), body (or null), header
+     * pairs; a body is sent as JSON unless a Content-Type is given.
+     */
     static BatchOperation op(int index, String method, String url, String body, String... headers) {
         List<HeaderField> fields = new ArrayList<>();
+        if (body != null && !List.of(headers).contains("Content-Type")) {
+            fields.add(HeaderField.of("Content-Type", "application/json"));
+        }
         for (int i = 0; i < headers.length; i += 2) {
             fields.add(HeaderField.of(headers[i], headers[i + 1]));
         }

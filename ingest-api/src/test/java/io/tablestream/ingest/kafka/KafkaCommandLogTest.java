@@ -1,6 +1,7 @@
 package io.tablestream.ingest.kafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import io.tablestream.core.command.CommandHeader;
 import io.tablestream.core.command.EntityCommand;
@@ -10,9 +11,11 @@ import io.tablestream.core.error.ErrorCode;
 import io.tablestream.core.error.TableServiceException;
 import io.tablestream.core.model.TableName;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.errors.NotLeaderOrFollowerException;
 import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.apache.kafka.common.errors.TimeoutException;
@@ -41,6 +44,18 @@ class KafkaCommandLogTest {
         assertThat(queued.getMessage()).contains("may still be appended and applied");
         assertThat(never.errorCode()).isEqualTo(ErrorCode.SERVER_BUSY);
         assertThat(never.getMessage()).contains("was not applied").doesNotContain("may still");
+    }
+
+    @Test
+    void aTopicReportedWithoutPartitionsYetFailsTheAppendAsBusyNotApplied() {
+        assertThat(KafkaCommandLog.partitionCount(List.of(new PartitionInfo("t", 0, null, null, null)), "t")).isOne();
+        KafkaException noPartitions = catchThrowableOfType(KafkaException.class,
+                () -> KafkaCommandLog.partitionCount(List.of(), "t"));
+
+        TableServiceException e = KafkaCommandLog.classify(COMMAND, noPartitions, false);
+
+        assertThat(e.errorCode()).isEqualTo(ErrorCode.SERVER_BUSY);
+        assertThat(e.getMessage()).contains("was not applied");
     }
 
     @Test

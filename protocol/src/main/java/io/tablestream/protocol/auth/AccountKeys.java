@@ -1,5 +1,6 @@
 package io.tablestream.protocol.auth;
 
+import io.tablestream.core.model.EmulatorAccount;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.Collections;
@@ -11,15 +12,10 @@ import java.util.regex.Pattern;
 
 /**
  * The storage accounts this service knows and their keys: one or two per account, decoded from
- * base64 once. The emulator's well-known account ({@value #EMULATOR_ACCOUNT}) is available through
+ * base64 once. The emulator's well-known account ({@value EmulatorAccount#NAME}) is available through
  * {@link #emulator()} and {@link Builder#emulatorAccount()}. Keys are never printed.
  */
 public final class AccountKeys {
-    /** The storage emulator's account name. */
-    public static final String EMULATOR_ACCOUNT = "devstoreaccount1";
-    /** The storage emulator's published key (not a secret: every emulator uses it). */
-    public static final String EMULATOR_KEY =
-            "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==";
     /** Storage account names: 3 to 24 lower-case letters and digits. */
     public static final Pattern ACCOUNT_NAME = Pattern.compile("^[a-z0-9]{3,24}$");
 
@@ -64,9 +60,9 @@ public final class AccountKeys {
         private Builder() {
         }
 
-        /** Adds {@value #EMULATOR_ACCOUNT} with the emulator's key. */
+        /** Adds {@value EmulatorAccount#NAME} with the emulator's key. */
         public Builder emulatorAccount() {
-            return account(EMULATOR_ACCOUNT, EMULATOR_KEY);
+            return account(EmulatorAccount.NAME, EmulatorAccount.KEY);
         }
 
         /** Adds an account with one base64 key. */

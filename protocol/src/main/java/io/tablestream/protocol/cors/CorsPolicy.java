@@ -64,6 +64,14 @@ public final class CorsPolicy {
     }
 
     /**
+     * A refused preflight, with the service's own words whatever the reason (CORS off, no rule for the
+     * origin and method, a header the matching rule does not allow): browsers and SDKs see only that.
+     */
+    private static TableServiceException refused() {
+        return TableServiceException.of(ErrorCode.CORS_PREFLIGHT_FAILURE);
+    }
+
+    /**
      * Whether {@link #actualRequest} can add anything to the response of a request with this
      * method and {@code Origin} (null when absent), whatever the rules: only a request with an
      * origin, or a GET or HEAD (which may vary by origin), can get CORS headers. Lets a caller skip
@@ -91,22 +99,19 @@ public final class CorsPolicy {
             throw missingHeader("Access-Control-Request-Method");
         }
         if (rules.isEmpty()) {
-            throw TableServiceException.of(ErrorCode.CORS_PREFLIGHT_FAILURE,
-                    "CORS is not enabled for this service: no CORS rule is set.");
+            throw refused();
         }
         String method = requestMethod.strip();
         int i = firstMatch(origin, method);
         if (i < 0) {
-            throw TableServiceException.of(ErrorCode.CORS_PREFLIGHT_FAILURE,
-                    "No CORS rule allows the origin '" + origin + "' with the method '" + method + "'.");
+            throw refused();
         }
         CorsRule rule = rules.get(i);
         TreeSet<String> headers = new TreeSet<>();
         if (requestHeaders != null) {
             for (String h : CorsRule.splitList(requestHeaders)) {
                 if (!headerAllowed(rule.allowedHeaders(), h)) {
-                    throw TableServiceException.of(ErrorCode.CORS_PREFLIGHT_FAILURE,
-                            "The CORS rule that matches this origin and method does not allow the header '" + h + "'.");
+                    throw refused();
                 }
                 headers.add(h.toLowerCase(Locale.ROOT));
             }

@@ -12,12 +12,12 @@ import io.tablestream.protocol.request.Operation;
  * same data and the stats, and refuses writes as the service's read-access secondary does
  * (403 InsufficientAccountPermissions, "Write operations are not allowed.").
  */
-final class Locations {
+public final class Locations {
     private Locations() {
     }
 
     /** @throws TableServiceException when {@code operation} is not served at the location the request addressed */
-    static void check(Operation operation, boolean secondary) {
+    public static void check(Operation operation, boolean secondary) {
         if (secondary && operation.isWrite()) {
             throw TableServiceException.of(ErrorCode.INSUFFICIENT_ACCOUNT_PERMISSIONS,
                     "Write operations are not allowed on the secondary location; send them to the primary"

@@ -61,28 +61,16 @@ public final class OperationResolver {
             };
         }
         if (resource instanceof ResourcePath.Batch) {
-            if (effective.equals("POST")) {
-                return Operation.BATCH;
-            }
-            throw verb(method);
+            return only(Operation.BATCH, "POST", effective, method);
         }
         if (resource instanceof ResourcePath.EntityHistory) {
-            if (effective.equals("GET")) {
-                return Operation.GET_ENTITY_HISTORY;
-            }
-            throw verb(method);
+            return only(Operation.GET_ENTITY_HISTORY, "GET", effective, method);
         }
         if (resource instanceof ResourcePath.EntityPartition) {
-            if (effective.equals("DELETE")) {
-                return Operation.DELETE_PARTITION;
-            }
-            throw verb(method);
+            return only(Operation.DELETE_PARTITION, "DELETE", effective, method);
         }
         if (resource instanceof ResourcePath.EntityChanges) {
-            if (effective.equals("GET")) {
-                return Operation.READ_CHANGES;
-            }
-            throw verb(method);
+            return only(Operation.READ_CHANGES, "GET", effective, method);
         }
         if (resource instanceof ResourcePath.EntityBulk) {
             if (effective.equals("POST")) {
@@ -91,22 +79,13 @@ public final class OperationResolver {
             throw verb(method);
         }
         if (resource instanceof ResourcePath.EntityCount) {
-            if (effective.equals("GET")) {
-                return Operation.COUNT_ENTITIES;
-            }
-            throw verb(method);
+            return only(Operation.COUNT_ENTITIES, "GET", effective, method);
         }
         if (resource instanceof ResourcePath.TransactionCollection) {
-            if (effective.equals("POST")) {
-                return Operation.SUBMIT_TRANSACTION;
-            }
-            throw verb(method);
+            return only(Operation.SUBMIT_TRANSACTION, "POST", effective, method);
         }
         if (resource instanceof ResourcePath.TransactionItem) {
-            if (effective.equals("GET")) {
-                return Operation.GET_TRANSACTION;
-            }
-            throw verb(method);
+            return only(Operation.GET_TRANSACTION, "GET", effective, method);
         }
         if (resource instanceof ResourcePath.TableRestore) {
             if (effective.equals("POST")) {
@@ -179,6 +158,14 @@ public final class OperationResolver {
         };
     }
 
+
+    /** {@code operation} when the resource is asked with the one method it takes, else the verb's refusal. */
+    private static Operation only(Operation operation, String accepted, String effective, String method) {
+        if (effective.equals(accepted)) {
+            return operation;
+        }
+        throw verb(method);
+    }
     private static TableServiceException verb(String method) {
         return TableServiceException.of(ErrorCode.UNSUPPORTED_HTTP_VERB,
                 "The resource does not support the HTTP verb " + method + ".");

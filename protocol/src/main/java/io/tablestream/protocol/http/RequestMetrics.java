@@ -4,7 +4,6 @@ import io.javalin.http.Context;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.tablestream.protocol.request.Operation;
-import java.time.Duration;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
@@ -20,11 +19,6 @@ public final class RequestMetrics implements RequestObserver {
     public static final String REQUESTS = "tablestream.http.requests";
     static final String INTERNAL = "INTERNAL";
     static final String NONE = "NONE";
-    /** Bucket bounds of the latency histogram: sub-millisecond point reads to writes waiting out a timeout. */
-    static final Duration[] BUCKETS = {Duration.ofMillis(1).dividedBy(2), Duration.ofMillis(1), Duration.ofMillis(2),
-            Duration.ofMillis(5), Duration.ofMillis(10), Duration.ofMillis(25), Duration.ofMillis(50),
-            Duration.ofMillis(100), Duration.ofMillis(250), Duration.ofMillis(500), Duration.ofSeconds(1),
-            Duration.ofMillis(2500), Duration.ofSeconds(5), Duration.ofSeconds(10)};
     private static final int STATUSES = 1000;
     private static final int OPERATIONS = Operation.values().length;
 
@@ -64,7 +58,6 @@ public final class RequestMetrics implements RequestObserver {
             timer = timers.computeIfAbsent(key, k -> Timer.builder(REQUESTS)
                     .description("Requests the Table service answered, by operation and HTTP status")
                     .tag("operation", label).tag("status", Integer.toString(code))
-                    .serviceLevelObjectives(BUCKETS)
                     .register(registry));
         }
         timer.record(nanos, TimeUnit.NANOSECONDS);

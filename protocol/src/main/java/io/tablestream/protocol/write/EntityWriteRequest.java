@@ -8,8 +8,10 @@ import io.tablestream.core.model.ETag;
 import io.tablestream.core.odata.MetadataLevel;
 import io.tablestream.protocol.batch.BatchOperation;
 import io.tablestream.protocol.http.Headers;
+import io.tablestream.protocol.http.Locations;
 import io.tablestream.protocol.http.OperationResolver;
 import io.tablestream.protocol.http.Preferences;
+import io.tablestream.protocol.http.RequestContentType;
 import io.tablestream.protocol.http.RequestContext;
 import io.tablestream.protocol.request.Operation;
 import io.tablestream.protocol.request.ResourcePath;
@@ -65,11 +67,13 @@ public record EntityWriteRequest(Operation operation, String table, String parti
     /**
      * Operation {@code op} of a change set sent to {@code account}: its URL (absolute, an absolute path,
      * or relative to the account) must address an entity or a table's entities of that account, and its
-     * method and {@code If-Match} decide the operation as for a request of its own. A response asked of
-     * it without an {@code Accept} is in minimal metadata.
+     * method and {@code If-Match} decide the operation as for a request of its own. As for a request of
+     * its own, a write to the secondary location is refused and a body must be JSON. A response asked
+     * of it without an {@code Accept} is in minimal metadata.
      */
     public static EntityWriteRequest fromChangeSet(String account, BatchOperation op) {
-        ResourcePath resource = resourceOf(account, op.url());
+        ResourcePath.Target target = targetOf(account, op.url());
+        ResourcePath resource = target.resource();
         if (!(resource instanceof ResourcePath.EntityItem) && !(resource instanceof ResourcePath.EntityCollection)) {
             throw TableServiceException.of(ErrorCode.INVALID_INPUT,
                     "An operation of a change set addresses an entity or a table's entities.");
@@ -77,6 +81,10 @@ public record EntityWriteRequest(Operation operation, String table, String parti
         List<String> ifMatch = op.headers().all(Headers.IF_MATCH);
         Operation operation = OperationResolver.resolve(op.method().name(), List.of(), resource, null, null,
                 !ifMatch.isEmpty());
+        Locations.check(operation, target.secondary());
+        if (operation.takesJsonBody()) {
+            RequestContentType.requireJson(op.headers().first("Content-Type").orElse(null));
+        }
         return of(operation, resource, ifMatch, op.headers().contains(Headers.IF_NONE_MATCH),
                 op.headers().all(Headers.PREFER), null, op.headers().first("Accept").orElse(CHANGE_SET_DEFAULT_ACCEPT),
                 op::body);
@@ -97,7 +105,7 @@ public record EntityWriteRequest(Operation operation, String table, String parti
     }
 
     /** The path an operation's URL addresses: absolute, an absolute path, or relative to the account. */
-    static ResourcePath resourceOf(String account, String url) {
+    static ResourcePath.Target targetOf(String account, String url) {
         String path;
         try {
             URI uri = URI.create(url.strip());
@@ -114,7 +122,7 @@ public record EntityWriteRequest(Operation operation, String table, String parti
             throw TableServiceException.of(ErrorCode.INVALID_INPUT,
                     "An operation of the change set addresses another account.");
         }
-        return target.resource();
+        return target;
     }
 
     /** The entity operation this write is; InvalidInput for an operation that writes no entity. */

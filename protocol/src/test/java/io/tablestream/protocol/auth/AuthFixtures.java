@@ -2,9 +2,10 @@ package io.tablestream.protocol.auth;
 
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.tablestream.core.model.EmulatorAccount;
 import io.tablestream.core.error.ErrorCode;
 import io.tablestream.core.error.TableServiceException;
-import io.tablestream.testsupport.SharedKeySigning;
+import io.tablestream.client.SharedKeySigning;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
@@ -21,8 +22,8 @@ import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 
 /** Keys, clocks, request surgery and an independent signer for the auth tests. */
 final class AuthFixtures {
-    static final String ACCOUNT = AccountKeys.EMULATOR_ACCOUNT;
-    static final String KEY = AccountKeys.EMULATOR_KEY;
+    static final String ACCOUNT = EmulatorAccount.NAME;
+    static final String KEY = EmulatorAccount.KEY;
     /** Another valid key (not the emulator's). */
     static final String OTHER_KEY = Base64.getEncoder().encodeToString("another secret key of 32 bytes!!".getBytes(StandardCharsets.US_ASCII));
     static final Instant NOW = Instant.parse("2030-01-01T12:00:00Z");

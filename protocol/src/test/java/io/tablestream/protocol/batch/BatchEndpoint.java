@@ -1,5 +1,6 @@
 package io.tablestream.protocol.batch;
 
+import io.tablestream.core.model.EmulatorAccount;
 import com.azure.core.credential.AzureNamedKeyCredential;
 import com.azure.core.http.policy.FixedDelayOptions;
 import com.azure.core.http.policy.RetryOptions;
@@ -23,8 +24,7 @@ import java.util.function.Function;
  */
 final class BatchEndpoint implements AutoCloseable {
     static final String ACCOUNT = "devstoreaccount1";
-    static final String KEY =
-            "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==";
+    static final String KEY = EmulatorAccount.KEY;
 
     /** A {@code $batch} request as received. */
     record Received(String contentType, byte[] body) {

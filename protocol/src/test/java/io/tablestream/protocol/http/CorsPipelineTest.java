@@ -133,8 +133,9 @@ class CorsPipelineTest {
             assertThat(header(r, "x-ms-error-code")).isEqualTo("CorsPreflightFailure");
             assertThat(header(r, "Access-Control-Allow-Origin")).isNull();
             assertThat(header(r, "Content-Type")).startsWith("application/xml");
-            assertThat(r.body()).contains("<Code>CorsPreflightFailure</Code>").contains("<Message>")
-                    .contains("RequestId:" + header(r, "x-ms-request-id"));
+            assertThat(r.body()).contains("<Code>CorsPreflightFailure</Code>")
+                    .contains("<Message>CORS not enabled or no matching rule found for this request.\nRequestId:"
+                            + header(r, "x-ms-request-id"));
         }
     }
 

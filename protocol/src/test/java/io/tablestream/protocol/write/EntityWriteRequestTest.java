@@ -25,9 +25,22 @@ class EntityWriteRequestTest {
     private static final String ACCOUNT = "acct";
     private static final String BASE = "http://127.0.0.1:10002/acct/";
 
-    /** Operation 0 of a change set: method, URL, then header name/value pairs. */
+    /** Operation 0 of a change set: method, URL, then header name/value pairs (Content-Type JSON unless given). */
     private static BatchOperation op(BatchOperation.Method method, String url, String... headers) {
         List<HeaderField> fields = new ArrayList<>();
+        if (!List.of(headers).contains("Content-Type")) {
+            fields.add(HeaderField.of("Content-Type", "application/json"));
+        }
+        return opWith(method, url, fields, headers);
+    }
+
+    /** Operation 0 of a change set with exactly the headers given. */
+    private static BatchOperation bareOp(BatchOperation.Method method, String url, String... headers) {
+        return opWith(method, url, new ArrayList<>(), headers);
+    }
+
+    private static BatchOperation opWith(BatchOperation.Method method, String url, List<HeaderField> fields,
+                                         String... headers) {
         for (int i = 0; i < headers.length; i += 2) {
             fields.add(HeaderField.of(headers[i], headers[i + 1]));
         }
@@ -89,6 +102,33 @@ class EntityWriteRequestTest {
                 op(BatchOperation.Method.POST, "http://127.0.0.1:10002/other/Orders")), ErrorCode.INVALID_INPUT);
         assertFails(() -> EntityWriteRequest.fromChangeSet(ACCOUNT, op(BatchOperation.Method.POST, "/other/Orders")),
                 ErrorCode.INVALID_INPUT);
+    }
+
+    @Test
+    void aWriteToTheSecondaryLocationIsRefusedAsARequestOfItsOwnIs() {
+        assertFails(() -> EntityWriteRequest.fromChangeSet(ACCOUNT,
+                op(BatchOperation.Method.POST, "http://127.0.0.1:10002/acct-secondary/Orders")),
+                ErrorCode.INSUFFICIENT_ACCOUNT_PERMISSIONS);
+        assertFails(() -> EntityWriteRequest.fromChangeSet(ACCOUNT,
+                op(BatchOperation.Method.DELETE, "/acct-secondary/Orders(PartitionKey='p',RowKey='r')", "If-Match", "*")),
+                ErrorCode.INSUFFICIENT_ACCOUNT_PERMISSIONS);
+    }
+
+    @Test
+    void anOperationsBodyMustBeJsonAsARequestsIs() {
+        assertFails(() -> EntityWriteRequest.fromChangeSet(ACCOUNT, bareOp(BatchOperation.Method.POST, "Orders")),
+                ErrorCode.INVALID_INPUT);
+        assertFails(() -> EntityWriteRequest.fromChangeSet(ACCOUNT,
+                op(BatchOperation.Method.PUT, "Orders(PartitionKey='p',RowKey='r')", "Content-Type",
+                        "application/atom+xml")), ErrorCode.ATOM_FORMAT_NOT_SUPPORTED);
+        assertFails(() -> EntityWriteRequest.fromChangeSet(ACCOUNT,
+                op(BatchOperation.Method.MERGE, "Orders(PartitionKey='p',RowKey='r')", "Content-Type", "text/plain")),
+                ErrorCode.MEDIA_TYPE_NOT_SUPPORTED);
+        assertThat(EntityWriteRequest.fromChangeSet(ACCOUNT, op(BatchOperation.Method.POST, "Orders", "Content-Type",
+                "application/json;odata=nometadata;charset=utf-8")).operation()).isEqualTo(Operation.INSERT_ENTITY);
+        // a delete carries no body, so no Content-Type
+        assertThat(EntityWriteRequest.fromChangeSet(ACCOUNT, bareOp(BatchOperation.Method.DELETE,
+                "Orders(PartitionKey='p',RowKey='r')", "If-Match", "*")).operation()).isEqualTo(Operation.DELETE_ENTITY);
     }
 
     @Test

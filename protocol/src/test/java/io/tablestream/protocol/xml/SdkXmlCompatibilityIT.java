@@ -2,6 +2,7 @@ package io.tablestream.protocol.xml;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tablestream.core.model.EmulatorAccount;
 import com.azure.core.credential.AzureNamedKeyCredential;
 import com.azure.data.tables.TableClient;
 import com.azure.data.tables.TableClientBuilder;
@@ -49,8 +50,7 @@ import org.junit.jupiter.api.Test;
  */
 class SdkXmlCompatibilityIT {
     private static final String ACCOUNT = "devstoreaccount1";
-    private static final String EMULATOR_KEY =
-            "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==";
+    private static final String EMULATOR_KEY = EmulatorAccount.KEY;
 
     private record Recorded(String method, String pathAndQuery, String contentType, byte[] body) {
     }

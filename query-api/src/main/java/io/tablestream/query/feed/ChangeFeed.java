@@ -47,8 +47,12 @@ public final class ChangeFeed implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ChangeFeed.class);
     /** Longest one read polls before it answers with what it has. */
     private static final Duration READ_TIME = Duration.ofSeconds(2);
+    /** One poll within a read: short, so a read checks its budget and deadline often. */
     private static final Duration POLL = Duration.ofMillis(100);
+    /** A metadata or offsets call to the brokers: long enough for a broker that is electing a leader. */
     private static final Duration KAFKA_CALL = Duration.ofSeconds(10);
+    /** Closing a reader's consumer: it holds no state worth waiting for, so a stop is never held up long. */
+    private static final Duration CLOSE = Duration.ofSeconds(2);
 
     private final String topic;
     private final int partitions;
@@ -289,7 +293,7 @@ public final class ChangeFeed implements AutoCloseable {
         }
         for (KafkaConsumer<byte[], byte[]> c : consumers) {
             try {
-                c.close(Duration.ofSeconds(2));
+                c.close(CLOSE);
             } catch (RuntimeException e) {
                 LOG.debug("Closing a change-feed consumer", e);
             }

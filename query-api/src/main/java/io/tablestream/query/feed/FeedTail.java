@@ -27,7 +27,10 @@ import org.slf4j.LoggerFactory;
  */
 final class FeedTail implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(FeedTail.class);
+    /** How long the tail's poll waits for a record before it looks again for waiters to wake or a close. */
     private static final Duration POLL = Duration.ofMillis(500);
+    /** Closing the tail's consumer: it holds no state worth waiting for. */
+    private static final Duration CLOSE = Duration.ofSeconds(2);
 
     private record Waiter(Map<Integer, Long> offsets, CompletableFuture<Void> done) {
     }
@@ -82,7 +85,7 @@ final class FeedTail implements AutoCloseable {
             }
         }
         releaseAll();
-        consumer.close(Duration.ofSeconds(2));
+        consumer.close(CLOSE);
     }
 
     /** Follows the partitions new waiters wait on, from their offsets; tells at once those already passed. */

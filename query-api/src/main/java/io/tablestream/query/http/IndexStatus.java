@@ -37,9 +37,15 @@ import java.util.Optional;
  * see {@code GET /_cluster}); one whose store is not readable right now under {@code Unavailable}.
  * Queries read a partition through the index once it is Ready there, and scan it until then.
  * {@code RowsIndexed} is the build's progress (rows walked); {@code Entries} the index's size there
- * (one per stored row with an indexable value of the property).
+ * (one per stored row with an indexable value of the property). {@code State} is one of {@link #STATES}.
  */
 final class IndexStatus {
+    /**
+     * Every state a partition can show: Announcing (the index's creation has not reached the
+     * partition's task yet: it builds next), Building, Ready, Dropping. docs/indexes.md lists them all.
+     */
+    static final List<String> STATES = List.of("Announcing", "Building", "Ready", "Dropping");
+
     private static final JsonFactory JSON = new JsonFactory();
 
     private final TableLookup tables;
@@ -84,11 +90,7 @@ final class IndexStatus {
                     g.writeObjectFieldStart(Integer.toString(e.getKey()));
                     IndexBuild build = e.getValue().stream().filter(b -> b.indexId() == index.indexId()).findFirst()
                             .orElse(null);
-                    g.writeStringField("State", build == null ? "Announcing" : switch (build.state()) {
-                        case READY -> "Ready";
-                        case BUILDING -> "Building";
-                        case DROPPING -> "Dropping";
-                    });
+                    g.writeStringField("State", state(build));
                     g.writeNumberField("RowsIndexed", build == null ? 0 : build.rowsIndexed());
                     g.writeNumberField("Entries", build == null ? 0 : build.entries());
                     g.writeEndObject();
@@ -105,6 +107,15 @@ final class IndexStatus {
         }
         ResponseHeaders.odata(http, request, "application/json;odata=nometadata;charset=utf-8");
         http.result(out.toByteArray());
+    }
+
+    /** The state a partition shows for an index: its build's, or Announcing before the build exists. */
+    static String state(IndexBuild build) {
+        return build == null ? STATES.get(0) : switch (build.state()) {
+            case BUILDING -> STATES.get(1);
+            case READY -> STATES.get(2);
+            case DROPPING -> STATES.get(3);
+        };
     }
 
     private static void numbers(JsonGenerator g, String field, List<Integer> values) throws IOException {

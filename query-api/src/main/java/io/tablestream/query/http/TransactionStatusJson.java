@@ -30,7 +30,7 @@ final class TransactionStatusJson {
             g.writeStartObject();
             g.writeStringField("TransactionId", status.transactionId());
             g.writeStringField("State", name(status.state().name()));
-            g.writeStringField("AcceptedAt", status.acceptedAt().toString());
+            g.writeStringField("AcceptedAt", status.acceptedAt().toIso());
             g.writeArrayFieldStart("Parts");
             for (TransactionStatus.Part p : status.parts()) {
                 g.writeStartObject();

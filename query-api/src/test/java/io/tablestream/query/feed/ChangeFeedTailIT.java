@@ -1,5 +1,6 @@
 package io.tablestream.query.feed;
 
+import static io.tablestream.testsupport.Eventually.holdsThroughout;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tablestream.testsupport.KafkaCluster;
@@ -39,12 +40,10 @@ class ChangeFeedTailIT {
             FeedCursor cursor = feed.cursorAt(1L, List.of(2), new FeedStart.Now()).get(30, TimeUnit.SECONDS);
 
             CompletableFuture<Void> grown = feed.grown(cursor, Duration.ofSeconds(30));
-            Thread.sleep(1_500);
-            assertThat(grown).as("woken with nothing arrived").isNotDone();
+            holdsThroughout(() -> !grown.isDone(), Duration.ofMillis(1_500)); // not woken with nothing arrived
 
             producer.send(new ProducerRecord<>(topic, 3, new byte[] {1}, new byte[] {1})).get(30, TimeUnit.SECONDS);
-            Thread.sleep(1_000);
-            assertThat(grown).as("woken by another partition's record").isNotDone();
+            holdsThroughout(() -> !grown.isDone(), Duration.ofSeconds(1)); // not woken by another partition's record
 
             long sent = System.nanoTime();
             producer.send(new ProducerRecord<>(topic, 2, new byte[] {1}, new byte[] {1})).get(30, TimeUnit.SECONDS);

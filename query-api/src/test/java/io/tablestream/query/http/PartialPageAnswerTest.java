@@ -38,7 +38,7 @@ class PartialPageAnswerTest {
     void aPartialPageIsRead() {
         Page page = new Page(List.of(entity("p", "r")), Optional.empty());
 
-        Page read = ReadHandlers.partialPage(PEER, answer(200, PARTIAL, null, PartialPages.encode(page)));
+        Page read = ScatterGather.partialPage(PEER, answer(200, PARTIAL, null, PartialPages.encode(page)));
 
         assertThat(read.entities()).extracting(Entity::rowKey).containsExactly("r");
     }
@@ -50,27 +50,27 @@ class PartialPageAnswerTest {
             gz.write(PartialPages.encode(new Page(List.of(entity("p", "r")), Optional.empty())));
         }
 
-        assertThatThrownBy(() -> ReadHandlers.partialPage(PEER, answer(200, PARTIAL, null, zipped.toByteArray())))
+        assertThatThrownBy(() -> ScatterGather.partialPage(PEER, answer(200, PARTIAL, null, zipped.toByteArray())))
                 .isInstanceOf(ReplicaUnavailable.class).hasMessageContaining("unexpected answer");
     }
 
     @Test
     void anotherContentTypeIsAnUnexpectedAnswer() {
-        assertThatThrownBy(() -> ReadHandlers.partialPage(PEER, answer(200, "application/json", null,
+        assertThatThrownBy(() -> ScatterGather.partialPage(PEER, answer(200, "application/json", null,
                 "{\"value\":[]}".getBytes(StandardCharsets.UTF_8))))
                 .isInstanceOf(ReplicaUnavailable.class).hasMessageContaining("Content-Type application/json");
     }
 
     @Test
     void aFailureThereIsAnUnexpectedAnswer() {
-        assertThatThrownBy(() -> ReadHandlers.partialPage(PEER, answer(500, "application/json", "InternalError",
+        assertThatThrownBy(() -> ScatterGather.partialPage(PEER, answer(500, "application/json", "InternalError",
                 new byte[0])))
                 .isInstanceOf(ReplicaUnavailable.class).hasMessageContaining("500 InternalError");
     }
 
     @Test
     void aRefusalThereIsThisRequestsError() {
-        assertThatThrownBy(() -> ReadHandlers.partialPage(PEER, answer(403, "application/json",
+        assertThatThrownBy(() -> ScatterGather.partialPage(PEER, answer(403, "application/json",
                 "AuthorizationPermissionMismatch", new byte[0])))
                 .isInstanceOfSatisfying(TableServiceException.class, e -> assertThat(e.errorCode())
                         .isEqualTo(ErrorCode.AUTHORIZATION_PERMISSION_MISMATCH));

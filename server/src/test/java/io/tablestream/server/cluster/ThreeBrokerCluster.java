@@ -4,6 +4,7 @@ import com.azure.core.http.policy.FixedDelayOptions;
 import com.azure.core.http.policy.RetryOptions;
 import com.azure.data.tables.TableServiceClient;
 import com.azure.data.tables.TableServiceClientBuilder;
+import io.tablestream.core.model.EmulatorAccount;
 import io.tablestream.server.RawTableClient;
 import io.tablestream.server.ServerSettings;
 import io.tablestream.server.process.ServerProcess;
@@ -97,9 +98,7 @@ final class ThreeBrokerCluster implements AutoCloseable {
         }
 
         String connectionString() {
-            return "DefaultEndpointsProtocol=http;AccountName=devstoreaccount1;AccountKey="
-                    + io.tablestream.server.TablestreamServerExtension.EMULATOR_KEY + ";TableEndpoint=http://" + host
-                    + ":" + port + "/devstoreaccount1;";
+            return EmulatorAccount.connectionString("http://" + host + ":" + port + "/" + EmulatorAccount.NAME);
         }
 
         RawTableClient raw() {

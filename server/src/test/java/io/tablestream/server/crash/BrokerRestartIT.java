@@ -1,5 +1,7 @@
 package io.tablestream.server.crash;
 
+import static io.tablestream.testsupport.Eventually.eventually;
+import static io.tablestream.testsupport.Eventually.eventuallyPasses;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.azure.core.http.policy.ExponentialBackoffOptions;
@@ -11,6 +13,7 @@ import com.azure.data.tables.TableClientBuilder;
 import com.azure.data.tables.models.TableEntity;
 import io.tablestream.server.ServerSettings;
 import io.tablestream.server.process.ServerProcess;
+import io.tablestream.testsupport.TestDirectories;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -56,7 +59,7 @@ class BrokerRestartIT {
                 for (int w = 0; w < 3; w++) {
                     writers.add(writer(server, "w" + w, done));
                 }
-                Thread.sleep(2_000);
+                eventually("writes acknowledged before the outage", () -> answered.size() >= 30, Duration.ofSeconds(60));
                 int before = answered.size();
                 broker.kill();
                 LOG.info("broker killed after {} acknowledged writes", before);
@@ -65,14 +68,13 @@ class BrokerRestartIT {
                 try (ServerProcess again = ServerProcess.broker(brokerDir).start()) {
                     assertThat(again.awaitServing(Duration.ofMinutes(1))).as("the broker keeps its address").isEqualTo(kafkaPort);
                     long back = System.nanoTime();
-                    long deadline = back + RECOVERY_BOUND.toNanos();
-                    while (lastSuccessNanos.get() < back && System.nanoTime() < deadline) {
-                        Thread.sleep(50);
-                    }
-                    assertThat(lastSuccessNanos.get()).as("a write succeeded after the broker returned; server:%n%s",
-                            server.tail()).isGreaterThan(back);
+                    eventuallyPasses(() -> assertThat(lastSuccessNanos.get())
+                            .as(() -> "a write succeeded after the broker returned; server:\n" + server.tail())
+                            .isGreaterThan(back), RECOVERY_BOUND);
                     LOG.info("writes applied again {} ms after the broker was ready", (lastSuccessNanos.get() - back) / 1_000_000);
-                    Thread.sleep(2_000);
+                    int returned = answered.size();
+                    eventually("writes acknowledged after the outage", () -> answered.size() >= returned + 30,
+                            RECOVERY_BOUND);
                     done.set(true);
                     for (Thread t : writers) {
                         t.join(60_000);
@@ -83,6 +85,7 @@ class BrokerRestartIT {
                 }
             }
         }
+        TestDirectories.delete(dir);
     }
 
     private Thread writer(ServerProcess server, String pk, AtomicBoolean done) {
@@ -113,21 +116,20 @@ class BrokerRestartIT {
      */
     private void verify(ServerProcess server) throws InterruptedException {
         Map<String, String> found = new HashMap<>();
-        long deadline = System.nanoTime() + Duration.ofMinutes(1).toNanos();
-        while (true) {
+        eventually("a whole scan", () -> {
             found.clear();
             try {
                 sdk(server).listEntities().forEach(e -> found.put(e.getPartitionKey() + "/" + e.getRowKey(),
                         etag(e.getETag())));
-                break;
+                return true;
             } catch (com.azure.core.exception.HttpResponseException e) {
-                if (e.getResponse().getStatusCode() != 503 || System.nanoTime() > deadline) {
-                    throw e;
+                if (e.getResponse().getStatusCode() != 503) {
+                    throw new AssertionError("the verifying scan failed", e);
                 }
                 LOG.info("the verifying scan met a 503 (a partition catching up); again in a moment");
-                Thread.sleep(500);
+                return false;
             }
-        }
+        }, Duration.ofMinutes(1));
         Map<String, String> acknowledged = new HashMap<>();
         answered.keySet().forEach(k -> acknowledged.put(k, found.get(k)));
         assertThat(acknowledged).as("every acknowledged write, with its ETag").isEqualTo(answered);

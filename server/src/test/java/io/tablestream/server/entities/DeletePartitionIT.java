@@ -1,6 +1,7 @@
 package io.tablestream.server.entities;
 
 import static io.tablestream.server.RawTableClient.query;
+import static io.tablestream.testsupport.Eventually.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.azure.data.tables.TableClient;
@@ -11,6 +12,7 @@ import com.azure.data.tables.sas.TableSasPermission;
 import com.azure.data.tables.sas.TableSasSignatureValues;
 import io.tablestream.server.IndexRequests;
 import io.tablestream.server.RawTableClient;
+import io.tablestream.server.MetricsScrape;
 import io.tablestream.server.ServiceErrors;
 import io.tablestream.server.TablestreamServerExtension.RunningServer;
 import io.tablestream.server.TablestreamServerExtension;
@@ -44,6 +46,11 @@ class DeletePartitionIT {
                 + (filter == null ? "" : "?" + query("$filter", filter)));
         assertThat(r.status()).as(r.body()).isEqualTo(200);
         return Long.parseLong(r.body().strip());
+    }
+
+    /** Rows of deleted tables and partitions the server's sweep has removed so far. */
+    private static double swept(RunningServer server) {
+        return MetricsScrape.value(server, "tablestream_rows_swept_total");
     }
 
     private static List<TableEntity> rows(String pk, int n) {
@@ -90,6 +97,7 @@ class DeletePartitionIT {
         TableClient table = TableFixtures.givenTable(service, "PartDel");
         String name = table.getTableName();
         TableFixtures.insertAll(table, rows("p", 120));
+        double sweptBefore = swept(server);
 
         assertThat(deletePartition(RawTableClient.to(server), name, "p").status()).isEqualTo(204);
         // the same key again: an insert, not a conflict; a delete of an old row: not found
@@ -103,7 +111,8 @@ class DeletePartitionIT {
         assertThat(deletePartition(RawTableClient.to(server), name, "p").status()).isEqualTo(204);
         table.createEntity(new TableEntity("p", "r0002").addProperty("Color", "blue"));
 
-        Thread.sleep(12_000); // more than two sweep rounds (every 5 s)
+        // the sweep (every 0.5 s on the test server) removes the 120 rows written before the deletions
+        eventually("the deleted partition swept", () -> swept(server) >= sweptBefore + 120, Duration.ofSeconds(30));
 
         assertThat(TableFixtures.keysOf(table.listEntities())).containsExactly("p/r0002");
         assertThat(table.getEntity("p", "r0002").getProperty("Color")).isEqualTo("blue");

@@ -137,9 +137,10 @@ class PointInTimeIT {
     }
 
     /**
-     * The target, recorded (not asserted: the machine is shared) at a smaller size than its
-     * 1M entities: a scan of 20,000 entities (a filter no entity matches, so every row is examined)
-     * as of now, against the same scan without {@code asOf}. Opt-in ({@code -Dpit.measure=true}):
+     * The cost target at a smaller size than its 1M entities: a scan of 20,000 entities (a filter no
+     * entity matches, so every row is examined) as of now, against the same scan without {@code asOf},
+     * medians of 7, at most 3 times as long (the target is 2; the rest is room for a shared machine).
+     * Opt-in ({@code -Dpit.measure=true}):
      * its 20,000 writes would fill the change feed that later tests of the same server read from
      * its beginning within a record budget.
      */
@@ -168,8 +169,11 @@ class PointInTimeIT {
         }
         java.util.Arrays.sort(plain);
         java.util.Arrays.sort(pointInTime);
+        double ratio = (double) pointInTime[3] / plain[3];
         System.out.printf("scan of 20,000 entities examining all: plain median %.1f ms, asOf median %.1f ms (x%.2f)%n",
-                plain[3] / 1e6, pointInTime[3] / 1e6, (double) pointInTime[3] / plain[3]);
+                plain[3] / 1e6, pointInTime[3] / 1e6, ratio);
+        // about the same: within the documented target (x2) plus room for a shared machine's noise
+        assertThat(ratio).as("asOf scan median / plain scan median").isLessThanOrEqualTo(3.0);
     }
 
     /** Nanoseconds to scan the whole table with a filter nothing matches, following continuations. */

@@ -2,12 +2,13 @@ package io.tablestream.server.operate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tablestream.core.model.EmulatorAccount;
 import com.azure.data.tables.TableClient;
 import com.azure.data.tables.TableServiceClient;
 import com.azure.data.tables.models.TableEntity;
 import com.azure.data.tables.models.TableServiceException;
-import io.tablestream.cli.http.TableAccount;
-import io.tablestream.cli.http.TableServiceHttp;
+import io.tablestream.client.TableAccount;
+import io.tablestream.client.TableServiceHttp;
 import io.tablestream.server.TableNames;
 import io.tablestream.server.TablestreamServerExtension;
 import io.tablestream.server.TablestreamServerExtension.RunningServer;
@@ -162,7 +163,7 @@ class ConsoleIT {
         wait.until(d -> status().startsWith("403"));
         assertThat(browser.findElement(By.id("status")).getAttribute("class")).isEqualTo("error");
 
-        signIn("devstoreaccount1", TablestreamServerExtension.EMULATOR_KEY);
+        signIn("devstoreaccount1", EmulatorAccount.KEY);
 
         assertThat(find("h1").getText()).isEqualTo("Tables");
         assertThat(browser.findElement(By.id("who")).getText()).isEqualTo("devstoreaccount1 (account key)");
@@ -325,7 +326,7 @@ class ConsoleIT {
         go("#/cluster", "cluster");
         assertThat(find("#cluster").getText()).contains("needs the account key");
         screenshot("10-sas");
-        signIn("devstoreaccount1", TablestreamServerExtension.EMULATOR_KEY);
+        signIn("devstoreaccount1", EmulatorAccount.KEY);
     }
 
     /**
@@ -349,7 +350,7 @@ class ConsoleIT {
         System.out.printf("Console first page with %,d tables: %s ms (navigation to drawn); best %.0f ms%n",
                 MANY_TABLES, times.stream().map(t -> String.format("%.0f", t)).toList(), best);
         assertThat(best).isLessThan(Boolean.getBoolean("console.strict") ? 200 : 2000);
-        signIn("devstoreaccount1", TablestreamServerExtension.EMULATOR_KEY);
+        signIn("devstoreaccount1", EmulatorAccount.KEY);
     }
 
     /** Creates {@code n} tables in the account (64 requests in flight), unless it has them already. */

@@ -4,6 +4,7 @@ import static io.tablestream.server.ServiceErrors.assertServiceError;
 import static io.tablestream.server.ServiceErrors.assertXmlServiceError;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tablestream.core.model.EmulatorAccount;
 import com.azure.core.credential.AzureNamedKeyCredential;
 import com.azure.data.tables.TableClient;
 import com.azure.data.tables.TableServiceClient;
@@ -42,7 +43,7 @@ class SecondaryLocationIT {
         primary.createEntity(new TableEntity("p", "r1").addProperty("N", 1));
         primary.createEntity(new TableEntity("p", "r2").addProperty("N", 2));
         secondary = new TableServiceClientBuilder().endpoint(server.endpoint() + "-secondary")
-                .credential(new AzureNamedKeyCredential("devstoreaccount1", TablestreamServerExtension.EMULATOR_KEY))
+                .credential(new AzureNamedKeyCredential("devstoreaccount1", EmulatorAccount.KEY))
                 .buildClient();
     }
 

@@ -1,5 +1,6 @@
 package io.tablestream.server.process;
 
+import io.tablestream.core.model.EmulatorAccount;
 import com.azure.data.tables.TableServiceClient;
 import com.azure.core.http.policy.FixedDelayOptions;
 import com.azure.core.http.policy.RetryOptions;
@@ -120,7 +121,7 @@ public final class ServerProcess implements AutoCloseable {
 
     public String connectionString() {
         return "DefaultEndpointsProtocol=http;AccountName=devstoreaccount1;AccountKey="
-                + TablestreamServerExtension.EMULATOR_KEY + ";TableEndpoint=" + endpoint() + ";";
+                + EmulatorAccount.KEY + ";TableEndpoint=" + endpoint() + ";";
     }
 
     /** An official SDK client for this server. */

@@ -12,6 +12,7 @@ import com.azure.data.tables.models.TableAccessPolicy;
 import com.azure.data.tables.models.TableEntity;
 import com.azure.data.tables.models.TableEntityUpdateMode;
 import com.azure.data.tables.models.TableSignedIdentifier;
+import io.tablestream.core.model.EmulatorAccount;
 import io.tablestream.processor.Repartition;
 import io.tablestream.server.IndexRequests;
 import io.tablestream.server.RawTableClient;
@@ -59,7 +60,7 @@ class RepartitionIT {
 
     private static TableServiceClient sdk(TablestreamServer server) {
         return new TableServiceClientBuilder().connectionString("DefaultEndpointsProtocol=http;AccountName=" + ACCOUNT
-                + ";AccountKey=" + TablestreamServerExtension.EMULATOR_KEY + ";TableEndpoint=http://127.0.0.1:"
+                + ";AccountKey=" + EmulatorAccount.KEY + ";TableEndpoint=http://127.0.0.1:"
                 + server.port() + "/" + ACCOUNT + ";").buildClient();
     }
 

@@ -1,5 +1,6 @@
 package io.tablestream.server.restart;
 
+import io.tablestream.core.model.EmulatorAccount;
 import com.azure.data.tables.TableServiceClient;
 import com.azure.data.tables.TableServiceClientBuilder;
 import io.tablestream.server.ServerConfig;
@@ -35,7 +36,7 @@ final class OwnServer implements AutoCloseable {
 
     static String connectionString(int port) {
         return "DefaultEndpointsProtocol=http;AccountName=devstoreaccount1;AccountKey="
-                + TablestreamServerExtension.EMULATOR_KEY + ";TableEndpoint=http://127.0.0.1:" + port
+                + EmulatorAccount.KEY + ";TableEndpoint=http://127.0.0.1:" + port
                 + "/devstoreaccount1;";
     }
 

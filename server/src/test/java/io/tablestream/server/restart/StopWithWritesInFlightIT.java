@@ -1,5 +1,6 @@
 package io.tablestream.server.restart;
 
+import static io.tablestream.testsupport.Eventually.eventuallyPasses;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.azure.core.http.policy.ExponentialBackoffOptions;
@@ -7,18 +8,19 @@ import com.azure.core.http.policy.RetryOptions;
 import com.azure.data.tables.TableClient;
 import com.azure.data.tables.TableClientBuilder;
 import com.azure.data.tables.models.TableEntity;
+import io.tablestream.server.RawTableClient;
+import io.tablestream.server.TablestreamServerExtension;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import io.tablestream.server.RawTableClient;
-import io.tablestream.server.TablestreamServerExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.Logger;
@@ -95,15 +97,12 @@ class StopWithWritesInFlightIT {
         try (OwnServer restarted = OwnServer.start(dataDir)) {
             LOG.info("Restart took {} ms", restarted.startedIn().toMillis());
             TableClient tableClient = restarted.client().getTableClient(table);
-            Set<String> found = ConcurrentHashMap.newKeySet();
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-            while (!found.containsAll(acknowledged) && System.nanoTime() < deadline) {
-                // 202-acknowledged writes are in the log; the restarted processor applies them
-                found.clear();
+            // 202-acknowledged writes are in the log; the restarted processor applies them
+            eventuallyPasses(() -> {
+                Set<String> found = new HashSet<>();
                 tableClient.listEntities().forEach(e -> found.add(e.getPartitionKey() + "/" + e.getRowKey()));
-                Thread.sleep(200);
-            }
-            assertThat(found).containsAll(acknowledged);
+                assertThat(found).containsAll(acknowledged);
+            }, Duration.ofSeconds(30));
             assertThat(acknowledged).hasSizeGreaterThan(80);
             restarted.stop();
         }

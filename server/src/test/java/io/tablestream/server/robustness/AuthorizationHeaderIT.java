@@ -3,8 +3,9 @@ package io.tablestream.server.robustness;
 import static io.tablestream.server.ServiceErrors.assertServiceError;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tablestream.core.model.EmulatorAccount;
 import io.tablestream.server.RawTableClient;
-import io.tablestream.testsupport.SharedKeySigning;
+import io.tablestream.client.SharedKeySigning;
 import io.tablestream.server.TablestreamServerExtension;
 import io.tablestream.server.TablestreamServerExtension.RunningServer;
 import io.tablestream.testsupport.KafkaExtension;
@@ -126,6 +127,6 @@ class AuthorizationHeaderIT {
     }
 
     private static byte[] key() {
-        return Base64.getDecoder().decode(TablestreamServerExtension.EMULATOR_KEY);
+        return Base64.getDecoder().decode(EmulatorAccount.KEY);
     }
 }

@@ -1,7 +1,7 @@
 package io.tablestream.server.robustness;
 
 import io.tablestream.server.RawTableClient;
-import io.tablestream.testsupport.SharedKeySigning;
+import io.tablestream.client.SharedKeySigning;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;

@@ -3,6 +3,7 @@ package io.tablestream.server.sas;
 import static io.tablestream.server.sas.SasClients.outcome;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tablestream.core.model.EmulatorAccount;
 import com.azure.data.tables.TableClient;
 import com.azure.data.tables.TableServiceClient;
 import com.azure.data.tables.TableServiceClientBuilder;
@@ -47,7 +48,7 @@ class SignatureIT {
         TableClient table = TableFixtures.givenTable(service, "WrongKey");
         table.createEntity(new TableEntity("p", "r"));
         TableServiceClient wrong = new TableServiceClientBuilder()
-                .connectionString(server.connectionString().replace(TablestreamServerExtension.EMULATOR_KEY, OTHER_KEY))
+                .connectionString(server.connectionString().replace(EmulatorAccount.KEY, OTHER_KEY))
                 .buildClient();
 
         assertThat(outcome(() -> wrong.getTableClient(table.getTableName()).getEntity("p", "r")))
@@ -65,7 +66,7 @@ class SignatureIT {
         TableClient table = TableFixtures.givenTable(service, "BadSas");
         table.createEntity(new TableEntity("p", "r"));
         TableClient otherKeyTable = new TableServiceClientBuilder()
-                .connectionString(server.connectionString().replace(TablestreamServerExtension.EMULATOR_KEY, OTHER_KEY))
+                .connectionString(server.connectionString().replace(EmulatorAccount.KEY, OTHER_KEY))
                 .buildClient().getTableClient(table.getTableName());
         TableSasSignatureValues values = new TableSasSignatureValues(OffsetDateTime.now(ZoneOffset.UTC).plusHours(1),
                 TableSasPermission.parse("r"));

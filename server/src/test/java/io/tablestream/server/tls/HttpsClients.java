@@ -8,7 +8,7 @@ import com.azure.data.tables.TableServiceClient;
 import com.azure.data.tables.TableServiceClientBuilder;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
-import io.tablestream.testsupport.SharedKeySigning;
+import io.tablestream.core.model.EmulatorAccount;
 import io.tablestream.testsupport.TestCertificates;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -27,8 +27,7 @@ final class HttpsClients {
 
     /** The emulator account's connection string for an https endpoint. */
     static String connectionString(String endpoint) {
-        return "DefaultEndpointsProtocol=https;AccountName=" + SharedKeySigning.EMULATOR_ACCOUNT + ";AccountKey="
-                + SharedKeySigning.EMULATOR_KEY + ";TableEndpoint=" + endpoint + ";";
+        return EmulatorAccount.connectionString(endpoint);
     }
 
     /** The SDK's HTTP client (Netty, its default) trusting {@code ca} alone. */

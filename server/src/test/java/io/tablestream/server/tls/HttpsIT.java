@@ -213,7 +213,7 @@ class HttpsIT {
             WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(30));
             browser.get("https://127.0.0.1:" + server.port() + "/_console/");
             wait.until(ExpectedConditions.visibilityOfElementLocated(By.cssSelector("#secret")))
-                    .sendKeys(io.tablestream.testsupport.SharedKeySigning.EMULATOR_KEY);
+                    .sendKeys(io.tablestream.core.model.EmulatorAccount.KEY);
             browser.findElement(By.cssSelector("#sign-in-button")).click();
             // signed in the page itself (HMAC in the browser, which needs a secure context) and listed the tables
             wait.until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("#tables tr[data-table='" + name + "']")));

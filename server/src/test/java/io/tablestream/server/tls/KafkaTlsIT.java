@@ -95,7 +95,7 @@ class KafkaTlsIT {
     void everyKafkaClientOfTheServerSpeaksSaslSsl() {
         TableServiceClient service = new TableServiceClientBuilder().connectionString(
                         "DefaultEndpointsProtocol=http;AccountName=devstoreaccount1;AccountKey="
-                                + io.tablestream.testsupport.SharedKeySigning.EMULATOR_KEY
+                                + io.tablestream.core.model.EmulatorAccount.KEY
                                 + ";TableEndpoint=http://127.0.0.1:" + server.port() + "/devstoreaccount1;")
                 .buildClient();
         TableClient table = service.createTable("OverSaslSsl");

@@ -18,6 +18,7 @@ import io.tablestream.processor.WriteAnswers;
 import io.tablestream.testsupport.KafkaCluster;
 import io.tablestream.testsupport.KafkaTest;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
 import java.util.UUID;
@@ -42,10 +43,9 @@ class OutcomesBeforeCommitIT {
     private static final Duration A_MINUTE = Duration.ofMinutes(1);
 
     private static StreamProcessorConfig config(KafkaCluster kafka, String prefix, Path dir) {
-        StreamProcessorConfig c = StreamProcessorConfig.singleNode(kafka.bootstrapServers(), prefix, dir).withPartitions(2);
-        return new StreamProcessorConfig(c.bootstrapServers(), c.topicPrefix(), c.partitions(), c.replicationFactor(),
-                c.stateDir(), c.instanceId(), null, 1, 0, A_MINUTE,
-                Map.of(StreamsConfig.producerPrefix(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG), 180_000), c.clock());
+        return new StreamProcessorConfig(kafka.bootstrapServers(), prefix, 2, (short) 1, dir, "node-1", null, 1, 0, A_MINUTE,
+                Map.of(StreamsConfig.producerPrefix(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG), 180_000),
+                Clock.systemUTC());
     }
 
     private static CommandHeader header(KafkaCommandLog log) {

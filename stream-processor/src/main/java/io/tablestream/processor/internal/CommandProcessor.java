@@ -70,6 +70,12 @@ import org.slf4j.LoggerFactory;
  * punctuator (expiry judges at the partition's clock, the sweep only removes tables the partition
  * has seen deleted). A replay after a crash therefore decides every command exactly as before,
  * which is what lets a write be answered as soon as it is decided ({@link WriteAnswers}).
+ *
+ * <p>One class, over 400 lines: it is the task's single writer, so the order of its steps per
+ * record (decode, admit, decide, apply, emit, answer) is the order of the transaction. The decisions
+ * themselves are pure functions elsewhere ({@code processor/decide}), the row keeping in
+ * {@link EntityRows}, {@link PartitionIndexes} and {@link TransactionCoordinator}; what stays here is
+ * the sequence and the per-kind dispatch.
  */
 final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]> {
     private static final Logger LOG = LoggerFactory.getLogger(CommandProcessor.class);
@@ -137,7 +143,7 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
         Housekeeping housekeeping = settings.housekeeping();
         context.schedule(housekeeping.expiryInterval(), PunctuationType.WALL_CLOCK_TIME, this::expire);
         context.schedule(housekeeping.sweepInterval(), PunctuationType.WALL_CLOCK_TIME,
-                new DeletedRowsSweep(tables, rows, housekeeping.sweepBatch())::sweep);
+                new DeletedRowsSweep(tables, rows, housekeeping.sweepBatch(), settings.metrics()::swept)::sweep);
         context.schedule(housekeeping.sweepInterval(), PunctuationType.WALL_CLOCK_TIME, wallClockMillis ->
                 history.sweep(EdmDateTime.of(settings.clock().instant()), tables::byId, jobShares::readsHistoryOf,
                         housekeeping.sweepBatch()));

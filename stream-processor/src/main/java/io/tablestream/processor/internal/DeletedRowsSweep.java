@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.IntConsumer;
 
 /**
  * Removes, a bounded number per round, the rows a task still holds for deleted tables and deleted
@@ -26,6 +27,8 @@ final class DeletedRowsSweep {
     private final PartitionTables tables;
     private final EntityRows rows;
     private final int batch;
+    /** Told how many rows each step removed (the metrics). */
+    private final IntConsumer removed;
     /** Deleted tables this task has no rows of any more (never rows again: ids are not reused). */
     private final Set<Long> swept = new HashSet<>();
     /** Partition deletions whose older rows are all removed (kept for tables with history). */
@@ -33,10 +36,11 @@ final class DeletedRowsSweep {
     /** Where the sweep of a partition deletion resumes (in memory: after a restart it starts over). */
     private final Map<String, byte[]> resumeAt = new HashMap<>();
 
-    DeletedRowsSweep(PartitionTables tables, EntityRows rows, int batch) {
+    DeletedRowsSweep(PartitionTables tables, EntityRows rows, int batch, IntConsumer removed) {
         this.tables = tables;
         this.rows = rows;
         this.batch = batch;
+        this.removed = removed;
     }
 
     void sweep(long wallClockMillis) {
@@ -49,6 +53,7 @@ final class DeletedRowsSweep {
                 continue;
             }
             int deleted = rows.deleteRange(KeyCodec.table(tableId), budget);
+            removed.accept(deleted);
             budget -= deleted;
             if (budget > 0) {
                 swept.add(tableId);
@@ -71,6 +76,7 @@ final class DeletedRowsSweep {
             EntityRows.Swept round = rows.deleteWrittenUpTo(new ByteRange(from, partition.toExclusive()), d.ticks(),
                     budget);
             budget -= round.examined();
+            removed.accept(round.deleted());
             if (round.next() != null) {
                 resumeAt.put(d.key(), round.next());
             } else {

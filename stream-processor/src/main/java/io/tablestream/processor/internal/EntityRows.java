@@ -143,8 +143,8 @@ final class EntityRows {
         return doomed.size();
     }
 
-    /** A round of {@link #deleteWrittenUpTo}: rows examined, and the key to resume at (null: the range is done). */
-    record Swept(int examined, byte[] next) {
+    /** A round of {@link #deleteWrittenUpTo}: rows examined, rows deleted, and the key to resume at (null: the range is done). */
+    record Swept(int examined, int deleted, byte[] next) {
     }
 
     /**
@@ -181,7 +181,7 @@ final class EntityRows {
             apply(new EntityChange(EntityChange.Type.DELETED, tableId, s.entity().partitionKey(), s.entity().rowKey(),
                     null), s);
         }
-        return new Swept(examined, next);
+        return new Swept(examined, doomed.size(), next);
     }
 
     private static byte[] expiryKey(EdmDateTime at, byte[] entityKey) {

@@ -43,6 +43,10 @@ import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
  * left it: a write is visible as soon as the task applied it, before its transaction commits, just
  * as its answer goes out. A store whose task restarted answers {@code ServerBusy} until the task
  * has replayed what may have been answered before ({@link AppliedOffsets#readable}).
+ *
+ * <p>One class, over 400 lines: it implements the one {@link EntityStore} interface the readers use
+ * (point reads, ranges, index ranges, history, counts) and each method shares the same replica
+ * lookup and the same handling of a store that is restoring, moving or closed.
  */
 public final class StreamsEntityStore implements EntityStore {
     private final KafkaStreams streams;

@@ -29,7 +29,10 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  * a request or stream thread.
  */
 final class UnappliedCommands implements AutoCloseable {
+    /** One poll of a measurement: short, so it checks its deadline often. */
     private static final Duration POLL = Duration.ofMillis(100);
+    /** Closing the measuring consumer: it holds no state worth waiting for. */
+    private static final Duration CLOSE = Duration.ofSeconds(2);
     /** How long one measurement may take (it runs on its own thread; a late one keeps the last figures). */
     private static final Duration TIMEOUT = Duration.ofSeconds(2);
     /** A bound on what one measurement reads; past it, the partition is counted as lagging by its offsets. */
@@ -119,6 +122,6 @@ final class UnappliedCommands implements AutoCloseable {
 
     @Override
     public void close() {
-        consumer.close(Duration.ofSeconds(2));
+        consumer.close(CLOSE);
     }
 }

@@ -53,6 +53,10 @@ import org.rocksdb.WriteOptions;
  * the files. The offset sits in a column family of its own, written in the same atomic batch as the
  * data, through RocksDB's write-ahead log: a process killed at any point leaves the files at a
  * committed transaction boundary, never inside one.
+ *
+ * <p>One class, over 400 lines: it implements Kafka Streams' {@code KeyValueStore} contract (put,
+ * get, range, prefix scans, iterators in both directions) over two layers, the open transaction's
+ * writes and the files, and every method must see both merged the same way.
  */
 public final class CommittedKeyValueStore implements KeyValueStore<Bytes, byte[]> {
     private static final byte[] OFFSETS_FAMILY = "tablestream-changelog-offsets".getBytes(StandardCharsets.UTF_8);

@@ -1,8 +1,9 @@
-package io.tablestream.cli.http;
+package io.tablestream.client;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.tablestream.core.model.EmulatorAccount;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 
@@ -15,7 +16,7 @@ class TableAccountTest {
         assertThat(emulator.name()).isEqualTo("devstoreaccount1");
 
         TableAccount azure = TableAccount.parse("DefaultEndpointsProtocol=https;AccountName=acct;AccountKey="
-                + TableAccount.EMULATOR_KEY + ";EndpointSuffix=core.windows.net");
+                + EmulatorAccount.KEY + ";EndpointSuffix=core.windows.net");
         assertThat(azure.endpoint()).isEqualTo("https://acct.table.core.windows.net");
 
         TableAccount sas = TableAccount.parse("TableEndpoint=http://h:1/acct2/;SharedAccessSignature=?sv=1&sig=x");
@@ -30,8 +31,8 @@ class TableAccountTest {
     @Test
     void signsSharedKeyLiteOverTheDateAndTheAccountAndRawPath() throws Exception {
         TableAccount account = TableAccount.parse(TableAccount.EMULATOR_CONNECTION_STRING);
-        String expected = io.tablestream.testsupport.SharedKeySigning.sharedKeyLite("devstoreaccount1",
-                java.util.Base64.getDecoder().decode(io.tablestream.testsupport.SharedKeySigning.EMULATOR_KEY),
+        String expected = io.tablestream.client.SharedKeySigning.sharedKeyLite("devstoreaccount1",
+                java.util.Base64.getDecoder().decode(EmulatorAccount.KEY),
                 "Mon, 01 Jan 2024 00:00:00 GMT", "/devstoreaccount1/T()", null);
 
         assertThat(account.authorization("Mon, 01 Jan 2024 00:00:00 GMT", "/devstoreaccount1/T()", null))

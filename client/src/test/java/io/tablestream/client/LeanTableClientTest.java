@@ -1,8 +1,8 @@
-package io.tablestream.bench.lean;
+package io.tablestream.client;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tablestream.bench.lean.LeanTableClient.Answer;
+import io.tablestream.client.LeanTableClient.Answer;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.LinkedHashMap;

@@ -1,4 +1,4 @@
-package io.tablestream.cli.http;
+package io.tablestream.client;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;

@@ -1,8 +1,7 @@
-package io.tablestream.cli.http;
+package io.tablestream.client;
 
+import io.tablestream.core.model.EmulatorAccount;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
-import java.security.GeneralSecurityException;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
@@ -10,8 +9,6 @@ import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
-import javax.crypto.Mac;
-import javax.crypto.spec.SecretKeySpec;
 
 /**
  * A Table service account as a connection string names it: its URL, its name, and how requests are
@@ -22,27 +19,22 @@ import javax.crypto.spec.SecretKeySpec;
  * {@code UseDevelopmentStorage=true} (the emulator's account at {@code http://127.0.0.1:10002}).
  */
 public final class TableAccount {
-    /** The storage emulator's well-known account, what Tablestream serves by default. */
-    public static final String EMULATOR_ACCOUNT = "devstoreaccount1";
-    public static final String EMULATOR_KEY =
-            "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==";
-    public static final String EMULATOR_CONNECTION_STRING = "DefaultEndpointsProtocol=http;AccountName="
-            + EMULATOR_ACCOUNT + ";AccountKey=" + EMULATOR_KEY + ";TableEndpoint=http://127.0.0.1:10002/"
-            + EMULATOR_ACCOUNT + ";";
+    /** The storage emulator's account at its usual address ({@code UseDevelopmentStorage=true}). */
+    public static final String EMULATOR_CONNECTION_STRING = EmulatorAccount.connectionString(EmulatorAccount.TABLE_ENDPOINT);
     private static final DateTimeFormatter RFC_1123 = DateTimeFormatter.ofPattern("EEE, dd MMM yyyy HH:mm:ss 'GMT'", Locale.ROOT);
 
     private final String endpoint;
     private final String name;
     private final byte[] key;
     private final String sas;
-    private final ThreadLocal<Mac> macs;
+    private final SharedKeySigning signer;
 
     private TableAccount(String endpoint, String name, byte[] key, String sas) {
         this.endpoint = endpoint.endsWith("/") ? endpoint.substring(0, endpoint.length() - 1) : endpoint;
         this.name = name;
         this.key = key;
         this.sas = sas;
-        this.macs = key == null ? null : ThreadLocal.withInitial(this::newMac);
+        this.signer = key == null ? null : new SharedKeySigning(name, key);
     }
 
     /** The account a connection string names; {@link IllegalArgumentException} saying what is missing. */
@@ -127,26 +119,11 @@ public final class TableAccount {
      * {@code ?comp=} when {@code comp} is not null). Null when requests carry a SAS instead.
      */
     public String authorization(String date, String rawPath, String comp) {
-        if (macs == null) {
-            return null;
-        }
-        String resource = "/" + name + rawPath + (comp == null ? "" : "?comp=" + comp);
-        byte[] signature = macs.get().doFinal((date + "\n" + resource).getBytes(StandardCharsets.UTF_8));
-        return "SharedKeyLite " + name + ":" + Base64.getEncoder().encodeToString(signature);
+        return signer == null ? null : signer.sharedKeyLite(date, rawPath, comp);
     }
 
     /** The current time as {@code x-ms-date} wants it (RFC 1123, GMT). */
     public static String now() {
         return RFC_1123.format(ZonedDateTime.now(ZoneOffset.UTC));
-    }
-
-    private Mac newMac() {
-        try {
-            Mac mac = Mac.getInstance("HmacSHA256");
-            mac.init(new SecretKeySpec(key, "HmacSHA256"));
-            return mac;
-        } catch (GeneralSecurityException e) {
-            throw new IllegalStateException("HmacSHA256 is not available", e);
-        }
     }
 }

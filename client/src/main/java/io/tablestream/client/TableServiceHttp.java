@@ -1,5 +1,8 @@
-package io.tablestream.cli.http;
+package io.tablestream.client;
 
+import io.tablestream.client.ChangeSet;
+import io.tablestream.client.Continuation;
+import io.tablestream.client.ServiceError;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -24,7 +27,8 @@ import java.util.concurrent.Executors;
 public final class TableServiceHttp implements AutoCloseable {
     /** The protocol version the official Java SDK speaks (and every Table service serves). */
     public static final String VERSION = "2019-02-02";
-    static final String MINIMAL_METADATA = "application/json;odata=minimalmetadata";
+    public static final String MINIMAL_METADATA = "application/json;odata=minimalmetadata";
+    public static final String NO_METADATA = "application/json;odata=nometadata";
     private static final Duration TIMEOUT = Duration.ofSeconds(60);
 
     private final TableAccount account;
@@ -149,7 +153,8 @@ public final class TableServiceHttp implements AutoCloseable {
         return encode(key.replace("'", "''"));
     }
 
-    private CompletableFuture<Answer> send(HttpRequest.Builder request) {
+    /** Sends a request made by {@link #request(String, String)}; completes with the whole answer. */
+    public CompletableFuture<Answer> send(HttpRequest.Builder request) {
         return http.sendAsync(request.build(), HttpResponse.BodyHandlers.ofByteArray()).thenApply(TableServiceHttp::answer);
     }
 
@@ -160,21 +165,46 @@ public final class TableServiceHttp implements AutoCloseable {
     }
 
     private HttpRequest.Builder request(String path, Map<String, String> query, String comp) {
-        String rawPath = basePath + path;
-        StringBuilder url = new StringBuilder(account.endpoint()).append(path);
+        StringBuilder pathAndQuery = new StringBuilder(path);
         char separator = '?';
         for (Map.Entry<String, String> q : query.entrySet()) {
-            url.append(separator).append(encode(q.getKey())).append('=').append(encode(q.getValue()));
+            pathAndQuery.append(separator).append(encode(q.getKey())).append('=').append(encode(q.getValue()));
             separator = '&';
         }
+        return request(pathAndQuery.toString(), comp, MINIMAL_METADATA);
+    }
+
+    /**
+     * A request to {@code pathAndQuery} below the account (a path such as {@code /Orders()}, its query
+     * already encoded, or none), authenticated as the account says (its SAS appended, or signed with its
+     * key) and carrying the protocol's headers, answered in {@code accept}. The method and body are the
+     * caller's to add.
+     */
+    public HttpRequest.Builder request(String pathAndQuery, String accept) {
+        int q = pathAndQuery.indexOf('?');
+        String comp = null;
+        if (q >= 0) {
+            for (String param : pathAndQuery.substring(q + 1).split("&")) {
+                if (param.startsWith("comp=")) {
+                    comp = param.substring("comp=".length());
+                }
+            }
+        }
+        return request(pathAndQuery, comp, accept);
+    }
+
+    private HttpRequest.Builder request(String pathAndQuery, String comp, String accept) {
+        int q = pathAndQuery.indexOf('?');
+        String rawPath = basePath + (q < 0 ? pathAndQuery : pathAndQuery.substring(0, q));
+        StringBuilder url = new StringBuilder(account.endpoint()).append(pathAndQuery);
         if (account.sas() != null) {
-            url.append(separator).append(account.sas());
+            url.append(q < 0 ? '?' : '&').append(account.sas());
         }
         String date = TableAccount.now();
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url.toString())).timeout(TIMEOUT)
                 .header("x-ms-date", date)
                 .header("x-ms-version", VERSION)
-                .header("Accept", MINIMAL_METADATA)
+                .header("Accept", accept)
                 .header("DataServiceVersion", "3.0")
                 .header("MaxDataServiceVersion", "3.0;NetFx");
         String authorization = account.authorization(date, rawPath, comp);
@@ -184,7 +214,8 @@ public final class TableServiceHttp implements AutoCloseable {
         return b;
     }
 
-    private static String encode(String s) {
+    /** A query value as a URL carries it: percent-encoded, a space as {@code %20}. */
+    public static String encode(String s) {
         return URLEncoder.encode(s, StandardCharsets.UTF_8).replace("+", "%20");
     }
 

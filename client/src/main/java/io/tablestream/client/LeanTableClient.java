@@ -1,24 +1,14 @@
-package io.tablestream.bench.lean;
+package io.tablestream.client;
 
-import com.azure.core.credential.AzureNamedKeyCredential;
-import com.azure.data.tables.TableServiceClient;
-import com.azure.data.tables.TableServiceClientBuilder;
-import com.azure.data.tables.sas.TableAccountSasPermission;
-import com.azure.data.tables.sas.TableAccountSasResourceType;
-import com.azure.data.tables.sas.TableAccountSasService;
-import com.azure.data.tables.sas.TableAccountSasSignatureValues;
-import io.tablestream.cli.http.ChangeSet;
-import io.tablestream.cli.http.TableServiceHttp;
-import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -28,25 +18,26 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The Table service's REST protocol spoken directly over {@link HttpClient} (entity addresses and
- * change sets built as the {@code tablestream} command builds them), with an account SAS in
- * the query string (generated once; nothing is signed per request): what a lean client costs, so a
- * benchmark measures the server rather than the SDK sharing its cores. Every call is asynchronous,
- * so one client keeps many requests in flight (HTTP/1.1, one connection per request in flight).
+ * A table's entities as maps, over {@link TableServiceHttp} (requests, entity addresses and change
+ * sets built as the {@code tablestream} command builds them), with an account SAS in the query
+ * string (made once by {@link #accountSas}; nothing is signed per request): what a lean client
+ * costs, so a benchmark measures the server rather than the SDK sharing its cores. Every call is
+ * asynchronous, so one client keeps many requests in flight (HTTP/1.1, one connection per request
+ * in flight).
  *
  * <p>Entities are maps of property name to {@link String}, {@link Integer} (Edm.Int32), {@link Long}
  * (Edm.Int64), {@link Double}, {@link Boolean} or {@link OffsetDateTime} (Edm.DateTime).
  */
 public final class LeanTableClient {
     private static final String JSON = "application/json";
-    private static final String NO_METADATA = "application/json;odata=nometadata";
-    private static final String API_VERSION = TableServiceHttp.VERSION;
+    private static final String NO_METADATA = TableServiceHttp.NO_METADATA;
+    /** A bulk write of up to 100,000 entities is answered once they are all decided: longer than one request. */
+    private static final Duration BULK_TIMEOUT = Duration.ofSeconds(120);
     private static final Pattern STATUS_LINE = Pattern.compile("^HTTP/1\\.1 (\\d{3})");
     private static final Pattern ETAG_LINE = Pattern.compile("^etag:\\s*(.+)$", Pattern.CASE_INSENSITIVE);
 
-    private final HttpClient http;
+    private final TableServiceHttp http;
     private final String endpoint;
-    private final String sas;
 
     /**
      * @param endpoint the account's URL, e.g. {@code http://127.0.0.1:10002/devstoreaccount1}
@@ -54,18 +45,13 @@ public final class LeanTableClient {
      */
     public LeanTableClient(String endpoint, String sas) {
         this.endpoint = endpoint.endsWith("/") ? endpoint.substring(0, endpoint.length() - 1) : endpoint;
-        this.sas = sas;
-        this.http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-                .connectTimeout(Duration.ofSeconds(10)).build();
+        this.http = new TableServiceHttp(TableAccount.parse("TableEndpoint=" + this.endpoint + ";SharedAccessSignature=" + sas));
     }
 
     /** An account SAS for the Table service, every resource type and permission, valid for a day. */
     public static String accountSas(String endpoint, String accountName, String accountKey) {
-        TableServiceClient service = new TableServiceClientBuilder().endpoint(endpoint)
-                .credential(new AzureNamedKeyCredential(accountName, accountKey)).buildClient();
-        return service.generateAccountSas(new TableAccountSasSignatureValues(OffsetDateTime.now().plusDays(1),
-                TableAccountSasPermission.parse("rwdlacu"), TableAccountSasService.parse("t"),
-                TableAccountSasResourceType.parse("sco")));
+        return new SharedKeySigning(accountName, Base64.getDecoder().decode(accountKey))
+                .accountSas("rwdlacu", Instant.now().plus(Duration.ofDays(1)));
     }
 
     /** What the service answered: the status, the ETag and session-token headers (or null), the body. */
@@ -165,12 +151,7 @@ public final class LeanTableClient {
 
     /** Query Entities with a {@code $filter}: the first page. */
     public CompletableFuture<Answer> query(String table, String filter) {
-        return send(HttpRequest.newBuilder(URI.create(endpoint + "/" + table + "()?$filter="
-                        + java.net.URLEncoder.encode(filter, StandardCharsets.UTF_8).replace("+", "%20") + "&" + sas))
-                .timeout(Duration.ofSeconds(30))
-                .header("Accept", NO_METADATA)
-                .header("x-ms-version", API_VERSION)
-                .header("DataServiceVersion", "3.0").GET());
+        return send(request("/" + table + "()?$filter=" + encode(filter)).GET());
     }
 
     /** One page of a query: the status, the rows it held, and the continuation (null PartitionKey: the last page). */
@@ -179,16 +160,9 @@ public final class LeanTableClient {
 
     /** Query Entities with a {@code $filter} (or null: the whole table) from a continuation (or null). */
     public CompletableFuture<Page> page(String table, String filter, String nextPartitionKey, String nextRowKey) {
-        HttpRequest request = HttpRequest.newBuilder(URI.create(endpoint + "/" + table + "()?"
-                        + queryFrom(filter, nextPartitionKey, nextRowKey) + sas))
-                .timeout(Duration.ofSeconds(30))
-                .header("Accept", NO_METADATA)
-                .header("x-ms-version", API_VERSION)
-                .header("DataServiceVersion", "3.0").GET().build();
-        return http.sendAsync(request, HttpResponse.BodyHandlers.ofString()).thenApply(r -> new Page(r.statusCode(),
-                rows(r.body()),
-                r.headers().firstValue("x-ms-continuation-NextPartitionKey").orElse(null),
-                r.headers().firstValue("x-ms-continuation-NextRowKey").orElse(null)));
+        return http.send(request("/" + table + "()" + queryFrom(filter, nextPartitionKey, nextRowKey)).GET())
+                .thenApply(r -> new Page(r.status(), rows(new String(r.body(), StandardCharsets.UTF_8)),
+                        r.header("x-ms-continuation-nextpartitionkey"), r.header("x-ms-continuation-nextrowkey")));
     }
 
     /** The entities in a no-metadata answer: each has exactly one PartitionKey property. */
@@ -209,44 +183,34 @@ public final class LeanTableClient {
      * continuation from an earlier answer (or null).
      */
     public CompletableFuture<Count> count(String table, String filter, String nextPartitionKey, String nextRowKey) {
-        HttpRequest request = HttpRequest.newBuilder(URI.create(endpoint + "/" + table + "()/$count?"
-                        + queryFrom(filter, nextPartitionKey, nextRowKey) + sas))
-                .timeout(Duration.ofSeconds(30))
-                .header("x-ms-version", API_VERSION)
-                .header("DataServiceVersion", "3.0").GET().build();
-        return http.sendAsync(request, HttpResponse.BodyHandlers.ofString()).thenApply(r -> new Count(r.statusCode(),
-                r.statusCode() == 200 ? Long.parseLong(r.body().strip()) : -1,
-                r.headers().firstValue("x-ms-continuation-NextPartitionKey").orElse(null),
-                r.headers().firstValue("x-ms-continuation-NextRowKey").orElse(null)));
+        return http.send(request("/" + table + "()/$count" + queryFrom(filter, nextPartitionKey, nextRowKey)).GET())
+                .thenApply(r -> new Count(r.status(),
+                        r.status() == 200 ? Long.parseLong(new String(r.body(), StandardCharsets.UTF_8).strip()) : -1,
+                        r.header("x-ms-continuation-nextpartitionkey"), r.header("x-ms-continuation-nextrowkey")));
     }
 
-    /** {@code $filter} (or none) and a continuation (or none), each followed by '&'. */
+    /** {@code ?$filter} (or none) and a continuation (or none) as a query string; empty when there is none. */
     private static String queryFrom(String filter, String nextPartitionKey, String nextRowKey) {
         StringBuilder query = new StringBuilder();
         if (filter != null) {
-            query.append("$filter=").append(encode(filter)).append('&');
+            query.append("&$filter=").append(encode(filter));
         }
         if (nextPartitionKey != null) {
-            query.append("NextPartitionKey=").append(encode(nextPartitionKey)).append('&');
+            query.append("&NextPartitionKey=").append(encode(nextPartitionKey));
         }
         if (nextRowKey != null) {
-            query.append("NextRowKey=").append(encode(nextRowKey)).append('&');
+            query.append("&NextRowKey=").append(encode(nextRowKey));
         }
-        return query.toString();
+        return query.length() == 0 ? "" : "?" + query.substring(1);
     }
 
     private static String encode(String value) {
-        return java.net.URLEncoder.encode(value, StandardCharsets.UTF_8).replace("+", "%20");
+        return TableServiceHttp.encode(value);
     }
 
     /** A POST of a raw JSON body to {@code pathAndQuery} below the account (e.g. an extension). */
     public CompletableFuture<Answer> post(String pathAndQuery, String json) {
-        return send(HttpRequest.newBuilder(URI.create(endpoint + "/" + pathAndQuery + "&" + sas))
-                .timeout(Duration.ofSeconds(30))
-                .header("Accept", NO_METADATA)
-                .header("Content-Type", JSON)
-                .header("x-ms-version", API_VERSION)
-                .header("DataServiceVersion", "3.0").POST(body(json)));
+        return send(request("/" + pathAndQuery).header("Content-Type", JSON).POST(body(json)));
     }
 
     /**
@@ -255,12 +219,8 @@ public final class LeanTableClient {
      * {@code {"Entities":n,"Failed":[…]}}.
      */
     public CompletableFuture<Answer> bulk(String table, String mode, byte[] ndjson, boolean async) {
-        HttpRequest.Builder r = HttpRequest.newBuilder(URI.create(endpoint + "/" + table + "()/$bulk?mode=" + mode
-                        + "&" + sas))
-                .timeout(Duration.ofSeconds(120))
+        HttpRequest.Builder r = request("/" + table + "()/$bulk?mode=" + encode(mode)).timeout(BULK_TIMEOUT)
                 .header("Content-Type", "application/x-ndjson")
-                .header("x-ms-version", API_VERSION)
-                .header("DataServiceVersion", "3.0")
                 .POST(HttpRequest.BodyPublishers.ofByteArray(ndjson));
         if (async) {
             r.header("Prefer", "respond-async");
@@ -270,30 +230,19 @@ public final class LeanTableClient {
 
     /** A GET of {@code pathAndQuery} below the account (e.g. an extension). */
     public CompletableFuture<Answer> getRaw(String pathAndQuery) {
-        return send(HttpRequest.newBuilder(URI.create(endpoint + "/" + pathAndQuery + "&" + sas))
-                .timeout(Duration.ofSeconds(30))
-                .header("Accept", NO_METADATA)
-                .header("x-ms-version", API_VERSION)
-                .header("DataServiceVersion", "3.0").GET());
+        return send(request("/" + pathAndQuery).GET());
     }
 
     /** A DELETE of {@code pathAndQuery} below the account (e.g. an extension's deletion by filter). */
     public CompletableFuture<Answer> deleteRaw(String pathAndQuery) {
-        return send(HttpRequest.newBuilder(URI.create(endpoint + "/" + pathAndQuery + "&" + sas))
-                .timeout(Duration.ofSeconds(30))
-                .header("Accept", NO_METADATA)
-                .header("x-ms-version", API_VERSION)
-                .header("DataServiceVersion", "3.0").DELETE());
+        return send(request("/" + pathAndQuery).DELETE());
     }
 
     /** A $batch of one change set on one PartitionKey. */
     public CompletableFuture<BatchAnswer> batch(String table, String partitionKey, List<BatchOperation> operations) {
         ChangeSet changeSet = changeSet(operations.stream().map(op -> new Addressed(table, partitionKey, op)).toList());
-        HttpRequest request = request("/$batch")
-                .header("Content-Type", "multipart/mixed; boundary=" + changeSet.batchBoundary())
-                .POST(HttpRequest.BodyPublishers.ofByteArray(changeSet.body())).build();
-        return http.sendAsync(request, HttpResponse.BodyHandlers.ofString())
-                .thenApply(r -> new BatchAnswer(r.statusCode(), r.statusCode() == 202 ? parts(r.body()) : List.of()));
+        return http.batch(changeSet).thenApply(r -> new BatchAnswer(r.status(),
+                r.status() == 202 ? parts(new String(r.body(), StandardCharsets.UTF_8)) : List.of()));
     }
 
     /** An operation of a cross-partition transaction: its table and PartitionKey, and what it does. */
@@ -316,7 +265,7 @@ public final class LeanTableClient {
         return send(request("/$transactions('" + transactionId + "')").header("x-ms-session-token", sessionToken).GET());
     }
 
-    /** The change set of {@code operations}, in the protocol's multipart form (cli's {@link ChangeSet}). */
+    /** The change set of {@code operations}, in the protocol's multipart form ({@link ChangeSet}). */
     private ChangeSet changeSet(List<Addressed> operations) {
         ChangeSet changeSet = new ChangeSet(operations.isEmpty() ? "" : operations.get(0).partitionKey());
         for (Addressed a : operations) {
@@ -356,17 +305,12 @@ public final class LeanTableClient {
     }
 
     private CompletableFuture<Answer> send(HttpRequest.Builder request) {
-        return http.sendAsync(request.build(), HttpResponse.BodyHandlers.ofString()).thenApply(r ->
-                new Answer(r.statusCode(), r.headers().firstValue("ETag").orElse(null), r.body(),
-                        r.headers().firstValue("x-ms-session-token").orElse(null)));
+        return http.send(request).thenApply(r -> new Answer(r.status(), r.header("etag"),
+                new String(r.body(), StandardCharsets.UTF_8), r.header("x-ms-session-token")));
     }
 
-    private HttpRequest.Builder request(String path) {
-        return HttpRequest.newBuilder(URI.create(endpoint + path + "?" + sas))
-                .timeout(Duration.ofSeconds(30))
-                .header("Accept", NO_METADATA)
-                .header("x-ms-version", API_VERSION)
-                .header("DataServiceVersion", "3.0");
+    private HttpRequest.Builder request(String pathAndQuery) {
+        return http.request(pathAndQuery, NO_METADATA);
     }
 
     private static HttpRequest.BodyPublisher body(String text) {

@@ -1,4 +1,4 @@
-package io.tablestream.cli.http;
+package io.tablestream.client;
 
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
