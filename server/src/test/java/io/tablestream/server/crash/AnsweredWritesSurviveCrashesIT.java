@@ -152,7 +152,7 @@ class AnsweredWritesSurviveCrashesIT {
             long unknown = ledger.values().stream().filter(w -> w.unknown).count();
             LOG.info("{} answered writes to {} entities; {} entities with a write whose answer was lost; {} lost batches",
                     answered, ledger.size(), unknown, lostBatches.size());
-            assertThat(answered).as("writes answered across the crashes").isGreaterThan(200);
+            assertThat(answered).as("writes answered across the crashes").isGreaterThan(25L * ROUNDS);
             assertThat(server.linesContaining("A stream thread failed; replacing it"))
                     .as("stream threads that died and were replaced").hasSizeGreaterThanOrEqualTo(threadKills);
 

@@ -44,7 +44,6 @@ class QueryOptionsIT {
             "(N eq 1",
             "N eq 1)",
             "N eq 1 xor N eq 2",
-            "startswith(PartitionKey, 'p')",
             "N === 1",
             "N eq datetime'yesterday'",
             "N eq guid'not-a-guid'",

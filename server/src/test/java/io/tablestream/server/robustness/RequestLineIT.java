@@ -111,7 +111,8 @@ class RequestLineIT {
     }
 
     @ParameterizedTest
-    @CsvSource({"PUT, Tables", "DELETE, Tables", "PATCH, Tables", "PUT, T()", "DELETE, T()",
+    // (DELETE of T() is Delete Entities by $filter, an extension: without a $filter it is 400, see JobsIT)
+    @CsvSource({"PUT, Tables", "DELETE, Tables", "PATCH, Tables", "PUT, T()",
             "POST, 'T(PartitionKey=%27p%27,RowKey=%27r%27)'"})
     void rejectsAVerbTheResourceDoesNotTake(String method, String target) {
         assertServiceError(client.request(method, target.replace("T(", table + "(")).body("{}").send(), 405,
