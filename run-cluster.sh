@@ -163,8 +163,9 @@ else
   # written (and the log directory formatted, once) by LocalKafkaCluster.
   properties=()
   for p in ${TABLESTREAM_CLUSTER_KAFKA_PROPERTIES:-}; do properties+=(--property "$p"); done
+  # its last line is the bootstrap address (before it, the log says which log directories it formatted)
   BOOTSTRAP=$("$JAVA_HOME/bin/java" -cp "$CLASSPATH" io.tablestream.kafka.embedded.LocalKafkaCluster prepare --dir "$DIR" \
-    --nodes "$BROKERS" --port "$KAFKA_PORT" "${properties[@]}")
+    --nodes "$BROKERS" --port "$KAFKA_PORT" "${properties[@]+"${properties[@]}"}" | tail -n 1)
   for i in $(seq 1 "$BROKERS"); do
     name="kafka-$i"
     if running "$name"; then continue; fi
