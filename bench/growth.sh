@@ -64,7 +64,7 @@ stop() {
 
 # Bytes the broker keeps for the partitions of the topics matching $1 (a glob of partition directories).
 topic_bytes() {
-  find "$DATA/kafka" -mindepth 1 -maxdepth 3 -type d -name "$1" -print0 | du -scb --files0-from=- 2>/dev/null \
+  find "$DATA/kafka" -mindepth 1 -maxdepth 3 -type d -name "$1" -print0 | du -sc -B1 --files0-from=- 2>/dev/null \
     | awk 'END { print $1 + 0 }'
 }
 
@@ -97,8 +97,8 @@ measure() {
     --scan-seconds "${SCAN_SECONDS:-60}" | tee -a "$RESULTS"
   record "$n" rss "$(rss_mib)" MiB
   local kafka streams
-  kafka=$(du -sb "$DATA/kafka" | cut -f1)
-  streams=$(du -sb "$DATA/streams" | cut -f1)
+  kafka=$(du -s -B1 "$DATA/kafka" | cut -f1)
+  streams=$(du -s -B1 "$DATA/streams" | cut -f1)
   record "$n" disk-broker-per-entity "$((kafka / n))" bytes
   record "$n" disk-rocksdb-per-entity "$((streams / n))" bytes
   # the broker's share by topic: the command log, the change feed, the stores' changelogs
