@@ -538,6 +538,11 @@ class ClusterIT {
         }
     }
 
+    /**
+     * A clean stop of an instance under load: the other two serve everything within seconds. It is not
+     * started again (the kill -9 test above covers a rejoin, the harder case, and each rejoin costs the
+     * suite half a minute); the jobs test runs on the two left.
+     */
     @Test
     @Order(6)
     void afterACleanStopTheOthersServeEverythingWithinThreeSeconds() {
@@ -557,26 +562,11 @@ class ClusterIT {
                             + " writes {} ms; failures: {}", stopped.id, stopTook, reads.toMillis(), scans.toMillis(),
                     writes.toMillis(), summary(load.failures(stopping)));
 
-            long rejoining = System.nanoTime();
-            stopped.start();
-            stopped.process.awaitServing(START);
-            Duration settled = awaitSettled(nodes, Duration.ofSeconds(90));
-            ClusterLoad.sleep(Duration.ofSeconds(3));
-            LOG.info("Fail-over: {} restarted after a clean stop serving in {} ms, cluster settled {} ms after its start;"
-                            + " while it joined: {} failures, longest read {} ms, write {} ms", stopped.id,
-                    stopped.process.startedIn().toMillis(), settled.toMillis(), load.failures(rejoining).size(),
-                    load.longest("read", rejoining).toMillis(), load.longest("write", rejoining).toMillis());
-
-            LOG.info("Fail-over: slowest after the stop: {}; while it joined: {}", load.slowest(stopping, 4),
-                    load.slowest(rejoining, 4));
+            LOG.info("Fail-over: slowest after the stop: {}", load.slowest(stopping, 4));
             assertThat(reads).as("point reads disrupted after a clean stop").isLessThanOrEqualTo(AFTER_STOP);
             assertThat(scans).as("scans disrupted after a clean stop").isLessThanOrEqualTo(AFTER_STOP_WRITES);
             assertThat(writes).as("writes disrupted after a clean stop").isLessThanOrEqualTo(AFTER_STOP_WRITES);
-            assertOnlyRetryableFailures(load.failures(stopping), "after a clean stop and while it rejoined");
-            for (String kind : List.of("read", "write", "scan")) {
-                assertThat(load.longest(kind, rejoining)).as("longest " + kind + " while an instance joined")
-                        .isLessThanOrEqualTo(joinStall(kind));
-            }
+            assertOnlyRetryableFailures(load.failures(stopping), "after a clean stop");
             load.close();
             assertNoneLost(load);
         }
@@ -586,16 +576,18 @@ class ClusterIT {
      * A restore and a deletion by filter, both sent to the instance that coordinates the account's
      * jobs, which is killed with {@code kill -9} right after accepting them: the others take its
      * partitions over in the middle of the jobs, and each job still finishes once, having processed
-     * each entity exactly once (its count, and one change-feed event per deletion). The last test:
-     * the killed instance is not started again (the kill -9 test above covers a rejoin).
+     * each entity exactly once (its count, and one change-feed event per deletion). The last test, on
+     * the two instances the clean stop left: the killed instance is not started again (the kill -9 test
+     * above covers a rejoin), and the one left serves every partition.
      */
     @Test
     @Order(7)
     void jobsFinishExactlyOnceWhenTheirInstanceIsKilledMidJob() {
         int coordinator = LogPartitioner.partitionOf(CommandKey.forAccount(RawTableClient.ACCOUNT), PARTITIONS);
-        Node victim = nodes.stream().filter(n -> ints(instanceOf(n), "active").contains(coordinator)).findFirst()
+        List<Node> running = nodes.stream().filter(n -> n.process.isAlive()).toList();
+        Node victim = running.stream().filter(n -> ints(instanceOf(n), "active").contains(coordinator)).findFirst()
                 .orElseThrow();
-        Node other = nodes.stream().filter(n -> n != victim).findFirst().orElseThrow();
+        Node other = running.stream().filter(n -> n != victim).findFirst().orElseThrow();
         String source = givenRowsPerPartitionKey(other, "JobSrc");
         String doomed = givenRowsPerPartitionKey(other, "JobDel");
         String copy = TableNames.unique("Copy");
