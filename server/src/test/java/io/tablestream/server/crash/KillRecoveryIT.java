@@ -37,8 +37,9 @@ import org.slf4j.LoggerFactory;
  * port) again and again while sync single writes, {@code respond-async} writes and batches stream
  * in: every round the server starts again on the same data, and at the end every acknowledged write
  * reads back — sync ones with exactly the ETag they were answered with — and no batch is partly
- * applied. Rounds: {@code -Dcrash.rounds} (default 3, the first on a fresh server, so two restarts
- * under writes and the last one that verifies; more for a longer run); seed: {@code -Dcrash.seed}.
+ * applied. Rounds: {@code -Dcrash.rounds} (default 2, the first on a fresh server, so one restart
+ * under writes and the last one that verifies, each a restart after kill -9; more for a longer run;
+ * AnsweredWritesSurviveCrashesIT kills under writes too); seed: {@code -Dcrash.seed}.
  */
 class KillRecoveryIT {
     private static final Logger LOG = LoggerFactory.getLogger(KillRecoveryIT.class);
@@ -61,7 +62,7 @@ class KillRecoveryIT {
 
     @Test
     void everyRoundRestartsAndEveryAcknowledgedWriteReadsBackWithItsETag() throws Exception {
-        int rounds = Integer.getInteger("crash.rounds", 3);
+        int rounds = Integer.getInteger("crash.rounds", 2);
         long seed = Long.getLong("crash.seed", System.nanoTime());
         dataDir = Path.of("target", "kill-recovery-" + seed).toAbsolutePath();
         LOG.info("kill -9 rounds: {}, seed {} (-Dcrash.seed={} repeats it), data in {}", rounds, seed, seed, dataDir);
