@@ -15,4 +15,18 @@ public final class TableNames {
     public static String unique(String prefix) {
         return prefix + RUN + "x" + SEQUENCE.incrementAndGet();
     }
+
+    /**
+     * As {@link #unique(String)}, padded with {@code z} to exactly {@code length} characters (the
+     * sequence number's digits end where the padding starts, so the names stay distinct): for a test
+     * whose requests depend on its names' length (a seeded fuzz), which must not change with how many
+     * tests ran before it in the same JVM.
+     */
+    public static String unique(String prefix, int length) {
+        String name = unique(prefix);
+        if (name.length() > length) {
+            throw new IllegalStateException(name + " is longer than " + length + " characters");
+        }
+        return name + "z".repeat(length - name.length());
+    }
 }

@@ -37,23 +37,40 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * {@value #ANSWER_WITHIN_SECONDS} s, and when a row seeded before the fuzz does not read back
  * byte for byte unchanged after it.
  *
- * <p>The one 5xx accepted is {@code 501 NotImplemented}, the answer to the operations the service
- * documents it lacks (Get Table Service Stats, a query inside {@code $batch}); they are counted.
+ * <p>The 5xx accepted are {@code 501 NotImplemented}, the answer to the operations the service
+ * documents it lacks (Get Table Service Stats, a query inside {@code $batch}), counted; and a
+ * {@code 503 ServerBusy} with {@code Retry-After} that is transient, printed: the server's own answer
+ * when it is momentarily unable to serve a request (a write whose outcome did not come within
+ * {@code write-timeout-ms}, a partition being restored), which a stall of a loaded machine gives the
+ * request then in flight. Such a request is sent again, as an SDK retries it, at most
+ * {@value #BUSY_RETRIES} times after {@code Retry-After}, and must then get an answer that is not a
+ * 5xx: a request busy because of what it holds, or one that wedged its partition, stays busy and fails
+ * this.
  *
- * <p>{@code -Dfuzz.seed=<n>} replays a run (the seed is printed, and named in every failure);
- * {@code -Dfuzz.cases=<n>} sets how many requests (default {@value #DEFAULT_CASES}).
+ * <p>How long a request may go unanswered ({@value #ANSWER_WITHIN_SECONDS} s, Azure's longest server
+ * timeout for a Table operation) is longer than any bound the server sets itself (a write waits
+ * {@code write-timeout-ms}, 10 s, for its outcome once the log has it, and the log's producer takes
+ * a record within {@code max.block.ms}, 10 s), so a request the server answers late but within its
+ * own bounds is reported with the answer it got, and only a request it never answers as a hang. It
+ * costs nothing while the server answers.
+ *
+ * <p>{@code -Dfuzz.seed=<n>} replays a run (the seed is printed, and named in every failure; the
+ * tables' names have a fixed length, so that the same seed makes the same requests wherever the test
+ * runs in the suite); {@code -Dfuzz.cases=<n>} sets how many requests (default {@value #DEFAULT_CASES}).
  */
 @ExtendWith({KafkaExtension.class, TablestreamServerExtension.class})
 class HttpSurfaceFuzzIT {
     private static final int DEFAULT_CASES = 2000;
-    private static final int ANSWER_WITHIN_SECONDS = 10;
+    private static final int ANSWER_WITHIN_SECONDS = 30;
     private static final Duration ANSWER_WITHIN = Duration.ofSeconds(ANSWER_WITHIN_SECONDS);
     private static final int MAX_REPORTED = 15;
+    private static final int BUSY_RETRIES = 3;
 
     private final long seed = Long.getLong("fuzz.seed", new SecureRandom().nextLong());
     private final int cases = Integer.getInteger("fuzz.cases", DEFAULT_CASES);
     private final List<String> failures = new ArrayList<>();
     private final Map<RequestFuzzer.Kind, Map<Integer, Integer>> statuses = new EnumMap<>(RequestFuzzer.Kind.class);
+    private final List<String> busy = new ArrayList<>();
     private int serverErrors;
     private int notImplemented;
     private int closedWithoutAnswer;
@@ -62,8 +79,8 @@ class HttpSurfaceFuzzIT {
     void noHostileRequestGetsA5xxHangsOrLosesARow(RunningServer server) {
         System.out.printf("HttpSurfaceFuzzIT: seed %d, %d cases (replay with -Dfuzz.seed=%d)%n", seed, cases, seed);
         RawTableClient client = RawTableClient.to(server);
-        String seedTable = TableNames.unique("FuzzSeed");
-        String playground = TableNames.unique("FuzzPlay");
+        String seedTable = TableNames.unique("FuzzSeed", 20);
+        String playground = TableNames.unique("FuzzPlay", 20);
         List<SeededRow> seeded = seedRows(server.client().createTable(seedTable), client, seedTable);
         server.client().createTable(playground);
         List<String[]> seedKeys = new ArrayList<>();
@@ -71,7 +88,7 @@ class HttpSurfaceFuzzIT {
             seedKeys.add(new String[] {row.partitionKey(), row.rowKey()});
         }
         RequestFuzzer fuzzer = new RequestFuzzer(new Random(seed), client, seedTable, seedKeys, playground,
-                TableNames.unique("Fz") + "t");
+                TableNames.unique("Fz", 14) + "t");
 
         long start = System.nanoTime();
         RawTableClient.Connection connection = null;
@@ -110,7 +127,7 @@ class HttpSurfaceFuzzIT {
                 connection = null;
                 continue;
             }
-            check(c, answer.response());
+            check(client, c, answer.response());
             previous = c;
             if ("close".equalsIgnoreCase(answer.response().header("Connection"))) {
                 connection.close();
@@ -122,8 +139,10 @@ class HttpSurfaceFuzzIT {
         }
         long millis = (System.nanoTime() - start) / 1_000_000;
         System.out.printf("HttpSurfaceFuzzIT: seed %d: %d cases in %d ms; 5xx: %d; 501 NotImplemented: %d;"
-                        + " connections closed without an answer: %d; failures: %d%n  statuses by kind: %s%n",
-                seed, cases, millis, serverErrors, notImplemented, closedWithoutAnswer, failures.size(), statuses);
+                        + " 503 ServerBusy: %d; connections closed without an answer: %d; failures: %d%n"
+                        + "  statuses by kind: %s%n%s",
+                seed, cases, millis, serverErrors, notImplemented, busy.size(), closedWithoutAnswer, failures.size(),
+                statuses, String.join("", busy));
 
         assertSeededRowsUnchanged(client, seeded);
         assertThat(client.send("POST", playground, "{\"PartitionKey\":\"after\",\"RowKey\":\"fuzz\"}").status())
@@ -216,15 +235,27 @@ class HttpSurfaceFuzzIT {
                     }
                     return;
                 }
-                check(c, answer.response());
+                check(client, c, answer.response());
             }
         }
     }
 
-    private void check(RequestFuzzer.Case c, RawTableClient.Response r) {
+    private void check(RawTableClient client, RequestFuzzer.Case c, RawTableClient.Response r) {
         count(c, r.status());
         if (r.status() == 501 && "NotImplemented".equals(r.errorCode())) {
             notImplemented++;
+        } else if (isBusy(r)) {
+            String problem = errorShapeProblem(r);
+            if (problem != null) {
+                fail(c, problem + ": " + r);
+            }
+            String again = servedWhenSentAgain(client, c, r);
+            if (again == null) {
+                serverErrors++;
+                fail(c, "answered " + r + ", and 503 ServerBusy each of the " + BUSY_RETRIES + " times it was sent again");
+            } else {
+                busy.add("  busy: " + c.printable() + "\n      -> " + r + "\n      sent again: " + again + "\n");
+            }
         } else if (r.status() >= 500) {
             serverErrors++;
             fail(c, "answered " + r);
@@ -234,6 +265,52 @@ class HttpSurfaceFuzzIT {
                 fail(c, problem + ": " + r);
             }
         }
+    }
+
+    private static boolean isBusy(RawTableClient.Response r) {
+        return r.status() == 503 && "ServerBusy".equals(r.errorCode()) && r.header("Retry-After") != null;
+    }
+
+    /**
+     * Sends {@code c} again, after {@code busy}'s Retry-After, until it is answered other than 503
+     * ServerBusy ({@value #BUSY_RETRIES} times at most): that answer's status (a later 5xx is checked
+     * as any answer), or null when it stayed busy.
+     */
+    private String servedWhenSentAgain(RawTableClient client, RequestFuzzer.Case c, RawTableClient.Response busy) {
+        RawTableClient.Response last = busy;
+        for (int attempt = 0; attempt < BUSY_RETRIES; attempt++) {
+            try {
+                // the delay the server asks for before a retry (a protocol rule, not a wait for a condition)
+                Thread.sleep(Duration.ofSeconds(Long.parseLong(last.header("Retry-After").strip())).toMillis());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
+            try (RawTableClient.Connection connection = client.connect().timeout(ANSWER_WITHIN)) {
+                if (!c.framed()) {
+                    connection.write(c.wire()).halfClose();
+                } else {
+                    connection.write(c.wire());
+                }
+                Exchange answer = readFinal(connection);
+                if (answer.response() == null) {
+                    fail(c, "sent again after 503 ServerBusy: " + answer.problem());
+                    return answer.problem();
+                }
+                last = answer.response();
+            } catch (UncheckedIOException e) {
+                fail(c, "sent again after 503 ServerBusy: the connection failed: " + e.getCause());
+                return "the connection failed";
+            }
+            if (!isBusy(last)) {
+                if (last.status() >= 500 && last.status() != 501) {
+                    serverErrors++;
+                    fail(c, "sent again after 503 ServerBusy, answered " + last);
+                }
+                return Integer.toString(last.status());
+            }
+        }
+        return null;
     }
 
     /** Why {@code r} is not the service's error, or null when it is. */
