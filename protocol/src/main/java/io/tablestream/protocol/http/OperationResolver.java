@@ -38,10 +38,8 @@ public final class OperationResolver {
                 };
             }
             if ("service".equals(restype) && "stats".equals(comp)) {
-                if (effective.equals("GET")) {
-                    return Operation.GET_SERVICE_STATS; // served on the secondary location only (Locations)
-                }
-                throw verb(method);
+                // served on the secondary location only (Locations)
+                return only(Operation.GET_SERVICE_STATS, "GET", effective, method);
             }
             throw TableServiceException.of(ErrorCode.INVALID_QUERY_PARAMETER_VALUE,
                     "The service resource takes restype=service with comp=properties or comp=stats.");
@@ -73,10 +71,7 @@ public final class OperationResolver {
             return only(Operation.READ_CHANGES, "GET", effective, method);
         }
         if (resource instanceof ResourcePath.EntityBulk) {
-            if (effective.equals("POST")) {
-                return Operation.BULK_WRITE;
-            }
-            throw verb(method);
+            return only(Operation.BULK_WRITE, "POST", effective, method);
         }
         if (resource instanceof ResourcePath.EntityCount) {
             return only(Operation.COUNT_ENTITIES, "GET", effective, method);
@@ -88,22 +83,13 @@ public final class OperationResolver {
             return only(Operation.GET_TRANSACTION, "GET", effective, method);
         }
         if (resource instanceof ResourcePath.TableRestore) {
-            if (effective.equals("POST")) {
-                return Operation.RESTORE_TABLE;
-            }
-            throw verb(method);
+            return only(Operation.RESTORE_TABLE, "POST", effective, method);
         }
         if (resource instanceof ResourcePath.JobCollection) {
-            if (effective.equals("GET")) {
-                return Operation.LIST_JOBS;
-            }
-            throw verb(method);
+            return only(Operation.LIST_JOBS, "GET", effective, method);
         }
         if (resource instanceof ResourcePath.JobItem) {
-            if (effective.equals("GET")) {
-                return Operation.GET_JOB;
-            }
-            throw verb(method);
+            return only(Operation.GET_JOB, "GET", effective, method);
         }
         if (resource instanceof ResourcePath.EntityCollection) {
             if ("acl".equals(comp)) {
@@ -158,7 +144,6 @@ public final class OperationResolver {
         };
     }
 
-
     /** {@code operation} when the resource is asked with the one method it takes, else the verb's refusal. */
     private static Operation only(Operation operation, String accepted, String effective, String method) {
         if (effective.equals(accepted)) {
@@ -166,6 +151,7 @@ public final class OperationResolver {
         }
         throw verb(method);
     }
+
     private static TableServiceException verb(String method) {
         return TableServiceException.of(ErrorCode.UNSUPPORTED_HTTP_VERB,
                 "The resource does not support the HTTP verb " + method + ".");
