@@ -13,6 +13,23 @@ import java.util.Locale;
  * PUT and MERGE without {@code If-Match} are the upserts, as in the service.
  */
 public final class OperationResolver {
+    /** A resource that takes one method, and the operation that method is. */
+    private record OneMethod(Class<? extends ResourcePath> resource, String method, Operation operation) {
+    }
+
+    private static final List<OneMethod> ONE_METHOD = List.of(
+            new OneMethod(ResourcePath.Batch.class, "POST", Operation.BATCH),
+            new OneMethod(ResourcePath.EntityHistory.class, "GET", Operation.GET_ENTITY_HISTORY),
+            new OneMethod(ResourcePath.EntityPartition.class, "DELETE", Operation.DELETE_PARTITION),
+            new OneMethod(ResourcePath.EntityChanges.class, "GET", Operation.READ_CHANGES),
+            new OneMethod(ResourcePath.EntityBulk.class, "POST", Operation.BULK_WRITE),
+            new OneMethod(ResourcePath.EntityCount.class, "GET", Operation.COUNT_ENTITIES),
+            new OneMethod(ResourcePath.TransactionCollection.class, "POST", Operation.SUBMIT_TRANSACTION),
+            new OneMethod(ResourcePath.TransactionItem.class, "GET", Operation.GET_TRANSACTION),
+            new OneMethod(ResourcePath.TableRestore.class, "POST", Operation.RESTORE_TABLE),
+            new OneMethod(ResourcePath.JobCollection.class, "GET", Operation.LIST_JOBS),
+            new OneMethod(ResourcePath.JobItem.class, "GET", Operation.GET_JOB));
+
     private OperationResolver() {
     }
 
@@ -58,38 +75,10 @@ public final class OperationResolver {
                 default -> throw verb(method);
             };
         }
-        if (resource instanceof ResourcePath.Batch) {
-            return only(Operation.BATCH, "POST", effective, method);
-        }
-        if (resource instanceof ResourcePath.EntityHistory) {
-            return only(Operation.GET_ENTITY_HISTORY, "GET", effective, method);
-        }
-        if (resource instanceof ResourcePath.EntityPartition) {
-            return only(Operation.DELETE_PARTITION, "DELETE", effective, method);
-        }
-        if (resource instanceof ResourcePath.EntityChanges) {
-            return only(Operation.READ_CHANGES, "GET", effective, method);
-        }
-        if (resource instanceof ResourcePath.EntityBulk) {
-            return only(Operation.BULK_WRITE, "POST", effective, method);
-        }
-        if (resource instanceof ResourcePath.EntityCount) {
-            return only(Operation.COUNT_ENTITIES, "GET", effective, method);
-        }
-        if (resource instanceof ResourcePath.TransactionCollection) {
-            return only(Operation.SUBMIT_TRANSACTION, "POST", effective, method);
-        }
-        if (resource instanceof ResourcePath.TransactionItem) {
-            return only(Operation.GET_TRANSACTION, "GET", effective, method);
-        }
-        if (resource instanceof ResourcePath.TableRestore) {
-            return only(Operation.RESTORE_TABLE, "POST", effective, method);
-        }
-        if (resource instanceof ResourcePath.JobCollection) {
-            return only(Operation.LIST_JOBS, "GET", effective, method);
-        }
-        if (resource instanceof ResourcePath.JobItem) {
-            return only(Operation.GET_JOB, "GET", effective, method);
+        for (OneMethod one : ONE_METHOD) {
+            if (one.resource().isInstance(resource)) {
+                return only(one.operation(), one.method(), effective, method);
+            }
         }
         if (resource instanceof ResourcePath.EntityCollection) {
             if ("acl".equals(comp)) {
