@@ -3,13 +3,10 @@ package io.tablestream.bench;
 import io.tablestream.bench.measure.Percentiles;
 import io.tablestream.bench.measure.ServerCpu;
 import io.tablestream.client.LeanTableClient;
-import io.tablestream.core.model.EmulatorAccount;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -31,27 +28,18 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class BulkBenchmark {
 
     public static void main(String[] args) throws Exception {
-        Map<String, String> o = new HashMap<>();
-        for (int i = 0; i + 1 < args.length; i += 2) {
-            o.put(args[i].substring(2), args[i + 1]);
-        }
-        String endpoint = o.getOrDefault("endpoint", "http://127.0.0.1:10002/devstoreaccount1");
-        int entities = Integer.parseInt(o.getOrDefault("entities", "100000"));
-        int requests = Integer.parseInt(o.getOrDefault("requests", "20"));
-        int concurrency = Integer.parseInt(o.getOrDefault("concurrency", "2"));
-        int warmup = Integer.parseInt(o.getOrDefault("warmup", "3"));
-        int partitionKeys = Integer.parseInt(o.getOrDefault("partition-keys", "10000"));
-        String mode = o.getOrDefault("mode", "replace");
-        boolean async = Boolean.parseBoolean(o.getOrDefault("async", "false"));
-        long pid = Long.parseLong(o.getOrDefault("server-pid", "-1"));
+        BenchmarkArgs o = BenchmarkArgs.parse(args);
+        int entities = o.integer("entities", 100_000);
+        int requests = o.integer("requests", 20);
+        int concurrency = o.integer("concurrency", 2);
+        int warmup = o.integer("warmup", 3);
+        int partitionKeys = o.integer("partition-keys", 10_000);
+        String mode = o.get("mode", "replace");
+        boolean async = o.flag("async", false);
+        long pid = o.serverPid();
 
-        LeanTableClient client = new LeanTableClient(endpoint,
-                LeanTableClient.accountSas(endpoint, EmulatorAccount.NAME, EmulatorAccount.KEY));
-        String table = "BulkBench" + Long.toString(System.currentTimeMillis(), 36);
-        LeanTableClient.Answer created = client.createTable(table).join();
-        if (created.status() != 201 && created.status() != 204) {
-            throw new IllegalStateException("create table answered " + created.status() + " " + created.body());
-        }
+        LeanTableClient client = o.client();
+        String table = BenchmarkArgs.newTable(client, "BulkBench");
         System.err.println("table " + table);
 
         run(client, table, mode, async, entities, warmup, 1, partitionKeys, 0, null);

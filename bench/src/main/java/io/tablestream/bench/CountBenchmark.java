@@ -2,9 +2,7 @@ package io.tablestream.bench;
 
 import io.tablestream.bench.lean.BatchLoad;
 import io.tablestream.client.LeanTableClient;
-import io.tablestream.core.model.EmulatorAccount;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -25,21 +23,15 @@ import java.util.Map;
  * ({@code --table} counts an existing table of N rows loaded by an earlier run instead of loading).
  */
 public final class CountBenchmark {
-    private static final String KEY = EmulatorAccount.KEY;
 
     public static void main(String[] args) throws Exception {
-        Map<String, String> o = new HashMap<>();
-        for (int i = 0; i + 1 < args.length; i += 2) {
-            o.put(args[i].substring(2), args[i + 1]);
-        }
-        String endpoint = o.getOrDefault("endpoint", "http://127.0.0.1:10002/devstoreaccount1");
-        int entities = Integer.parseInt(o.getOrDefault("entities", "1000000"));
-        int rounds = Integer.parseInt(o.getOrDefault("rounds", "7"));
-        LeanTableClient client = new LeanTableClient(endpoint,
-                LeanTableClient.accountSas(endpoint, "devstoreaccount1", KEY));
+        BenchmarkArgs o = BenchmarkArgs.parse(args);
+        int entities = o.integer("entities", 1_000_000);
+        int rounds = o.integer("rounds", 7);
+        LeanTableClient client = o.client();
         String table = o.get("table");
         if (table == null) {
-            table = "CountBench" + Long.toString(System.currentTimeMillis(), 36);
+            table = BenchmarkArgs.newTable(client, "CountBench");
             load(client, table, entities);
         }
 
@@ -50,10 +42,6 @@ public final class CountBenchmark {
     }
 
     private static void load(LeanTableClient client, String table, int entities) throws InterruptedException {
-        LeanTableClient.Answer created = client.createTable(table).join();
-        if (created.status() != 201 && created.status() != 204) {
-            throw new IllegalStateException("create table answered " + created.status() + " " + created.body());
-        }
         System.err.println("table " + table);
         double seconds = BatchLoad.load(client, table, entities, i -> Map.of("N", i));
         System.out.printf(Locale.ROOT, "RESULT count load %d entities in %.1f s (%.0f entities/s)%n", entities, seconds,

@@ -3,9 +3,7 @@ package io.tablestream.bench;
 import io.tablestream.bench.lean.BatchLoad;
 import io.tablestream.bench.measure.Percentiles;
 import io.tablestream.client.LeanTableClient;
-import io.tablestream.core.model.EmulatorAccount;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -36,28 +34,18 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * [--write-rate 10000] [--write-seconds 20]}.
  */
 public final class IndexBenchmark {
-    private static final String KEY = EmulatorAccount.KEY;
     private static final int BATCH = 100;
     /** One batch in this many carries a row whose index visibility is measured. */
     private static final int SAMPLE_EVERY = 10;
 
     public static void main(String[] args) throws Exception {
-        Map<String, String> o = new HashMap<>();
-        for (int i = 0; i + 1 < args.length; i += 2) {
-            o.put(args[i].substring(2), args[i + 1]);
-        }
-        String endpoint = o.getOrDefault("endpoint", "http://127.0.0.1:10002/devstoreaccount1");
-        int entities = Integer.parseInt(o.getOrDefault("entities", "1000000"));
-        int lookups = Integer.parseInt(o.getOrDefault("lookups", "2000"));
-        int writeRate = Integer.parseInt(o.getOrDefault("write-rate", "10000"));
-        int writeSeconds = Integer.parseInt(o.getOrDefault("write-seconds", "20"));
-        LeanTableClient client = new LeanTableClient(endpoint,
-                LeanTableClient.accountSas(endpoint, "devstoreaccount1", KEY));
-        String table = "IndexBench" + Long.toString(System.currentTimeMillis(), 36);
-        LeanTableClient.Answer created = client.createTable(table).join();
-        if (created.status() != 201 && created.status() != 204) {
-            check(created, 201, "create table");
-        }
+        BenchmarkArgs o = BenchmarkArgs.parse(args);
+        int entities = o.integer("entities", 1_000_000);
+        int lookups = o.integer("lookups", 2000);
+        int writeRate = o.integer("write-rate", 10_000);
+        int writeSeconds = o.integer("write-seconds", 20);
+        LeanTableClient client = o.client();
+        String table = BenchmarkArgs.newTable(client, "IndexBench");
 
         System.err.println("table " + table);
         double loadSeconds = BatchLoad.load(client, table, entities,

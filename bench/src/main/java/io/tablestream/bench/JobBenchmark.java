@@ -4,8 +4,6 @@ import io.tablestream.bench.lean.BatchLoad;
 import io.tablestream.bench.measure.Percentiles;
 import io.tablestream.bench.measure.ServerCpu;
 import io.tablestream.client.LeanTableClient;
-import io.tablestream.core.model.EmulatorAccount;
-import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
@@ -36,23 +34,14 @@ public final class JobBenchmark {
     private static final Pattern ENTITIES = Pattern.compile("\"Entities\":(\\d+)");
 
     public static void main(String[] args) throws Exception {
-        Map<String, String> o = new HashMap<>();
-        for (int i = 0; i + 1 < args.length; i += 2) {
-            o.put(args[i].substring(2), args[i + 1]);
-        }
-        String endpoint = o.getOrDefault("endpoint", "http://127.0.0.1:10002/devstoreaccount1");
-        int entities = Integer.parseInt(o.getOrDefault("entities", "1000000"));
-        int deleted = Integer.parseInt(o.getOrDefault("delete", "250000"));
-        long pid = Long.parseLong(o.getOrDefault("server-pid", "-1"));
-        LeanTableClient client = new LeanTableClient(endpoint,
-                LeanTableClient.accountSas(endpoint, EmulatorAccount.NAME, EmulatorAccount.KEY));
+        BenchmarkArgs o = BenchmarkArgs.parse(args);
+        int entities = o.integer("entities", 1_000_000);
+        int deleted = o.integer("delete", 250_000);
+        long pid = o.serverPid();
+        LeanTableClient client = o.client();
         String table = o.get("table");
         if (table == null) {
-            table = "JobBench" + Long.toString(System.currentTimeMillis(), 36);
-            LeanTableClient.Answer created = client.createTable(table).join();
-            if (created.status() != 201 && created.status() != 204) {
-                throw new IllegalStateException("create table answered " + created.status() + " " + created.body());
-            }
+            table = BenchmarkArgs.newTable(client, "JobBench");
             double seconds = BatchLoad.load(client, table, entities, i -> Map.of("N", i));
             System.out.printf(Locale.ROOT, "RESULT job load %d entities in %.1f s (%.0f entities/s)%n", entities,
                     seconds, entities / seconds);

@@ -3,12 +3,9 @@ package io.tablestream.bench;
 import io.tablestream.bench.measure.Percentiles;
 import io.tablestream.bench.measure.ServerCpu;
 import io.tablestream.client.LeanTableClient;
-import io.tablestream.core.model.EmulatorAccount;
 import java.nio.charset.StandardCharsets;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 
 /**
  * A prefix query ({@code startswith} in {@code $filter}) against the equivalent explicit range
@@ -28,20 +25,12 @@ public final class PrefixBenchmark {
     private static final int ROWS = 100;
 
     public static void main(String[] args) {
-        Map<String, String> o = new HashMap<>();
-        for (int i = 0; i + 1 < args.length; i += 2) {
-            o.put(args[i].substring(2), args[i + 1]);
-        }
-        String endpoint = o.getOrDefault("endpoint", "http://127.0.0.1:10002/devstoreaccount1");
-        int partitionKeys = Integer.parseInt(o.getOrDefault("partition-keys", "1000"));
-        int queries = Integer.parseInt(o.getOrDefault("queries", "500"));
-        long pid = Long.parseLong(o.getOrDefault("server-pid", "-1"));
-        LeanTableClient client = new LeanTableClient(endpoint,
-                LeanTableClient.accountSas(endpoint, EmulatorAccount.NAME, EmulatorAccount.KEY));
-        String table = "PrefixBench" + Long.toString(System.currentTimeMillis(), 36);
-        if (client.createTable(table).join().status() != 201) {
-            throw new IllegalStateException("cannot create " + table);
-        }
+        BenchmarkArgs o = BenchmarkArgs.parse(args);
+        int partitionKeys = o.integer("partition-keys", 1000);
+        int queries = o.integer("queries", 500);
+        long pid = o.serverPid();
+        LeanTableClient client = o.client();
+        String table = BenchmarkArgs.newTable(client, "PrefixBench");
         load(client, table, partitionKeys);
 
         compare(client, table, pid, queries, "ten PartitionKeys (1,000 entities)",

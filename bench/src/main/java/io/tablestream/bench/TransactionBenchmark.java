@@ -2,9 +2,7 @@ package io.tablestream.bench;
 
 import io.tablestream.bench.measure.Percentiles;
 import io.tablestream.client.LeanTableClient;
-import io.tablestream.core.model.EmulatorAccount;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -19,19 +17,13 @@ import java.util.regex.Pattern;
  * time to its 202. Usage: {@code TransactionBenchmark [--endpoint URL] [--transactions 300] [--parts 10]}.
  */
 public final class TransactionBenchmark {
-    private static final String KEY = EmulatorAccount.KEY;
     private static final Pattern ID = Pattern.compile("\"TransactionId\":\"([^\"]+)\"");
 
     public static void main(String[] args) throws Exception {
-        Map<String, String> o = new HashMap<>();
-        for (int i = 0; i + 1 < args.length; i += 2) {
-            o.put(args[i].substring(2), args[i + 1]);
-        }
-        String endpoint = o.getOrDefault("endpoint", "http://127.0.0.1:10002/devstoreaccount1");
-        int transactions = Integer.parseInt(o.getOrDefault("transactions", "300"));
-        int partsPer = Integer.parseInt(o.getOrDefault("parts", "10"));
-        LeanTableClient client = new LeanTableClient(endpoint,
-                LeanTableClient.accountSas(endpoint, "devstoreaccount1", KEY));
+        BenchmarkArgs o = BenchmarkArgs.parse(args);
+        int transactions = o.integer("transactions", 300);
+        int partsPer = o.integer("parts", 10);
+        LeanTableClient client = o.client();
         String suffix = Long.toString(System.currentTimeMillis(), 36);
         String[] tables = {"TxBenchA" + suffix, "TxBenchB" + suffix};
         for (String t : tables) {

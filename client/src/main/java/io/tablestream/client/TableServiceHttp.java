@@ -29,6 +29,7 @@ public final class TableServiceHttp implements AutoCloseable {
     public static final String VERSION = "2019-02-02";
     public static final String MINIMAL_METADATA = "application/json;odata=minimalmetadata";
     public static final String NO_METADATA = "application/json;odata=nometadata";
+    /** Each request: what one may take (a page of a long query, a batch of 100 under load), with room to spare. */
     private static final Duration TIMEOUT = Duration.ofSeconds(60);
 
     private final TableAccount account;

@@ -65,12 +65,20 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * <p>A run that stops half-way is resumed by running it again with the same M: the commands topic
  * grows last, the records it writes are marked (a header) and skipped when read again, and a move
  * written twice leaves the same rows.
+ *
+ * <p>One class, over 400 lines: an offline run in a strict order (preconditions, moves, clocks, the
+ * commands topic last) over one set of admin, consumer and producer clients; its steps share those
+ * clients and the order is what makes a run resumable, so they stay together, read top to bottom.
  */
 public final class Repartition {
     /** Header of every record a repartition writes to a changelog. */
     static final String HEADER = "tablestream.repartition";
+    /** Each admin or consumer call: an offline run may meet a cluster still electing leaders; nothing waits on it. */
     private static final Duration CALL = Duration.ofSeconds(60);
+    /** Each poll while a changelog is read to its end (a poll returns as soon as records come). */
     private static final Duration POLL = Duration.ofMillis(200);
+    /** How often the processor's group is looked at while its members leave (a session timeout is seconds). */
+    private static final Duration GROUP_CHECK = Duration.ofMillis(500);
 
     /** What a run did: partitions before and after, rows moved per store, and how long it took. */
     public record Result(int from, int to, Map<String, Long> moved, Duration took) {
@@ -400,7 +408,7 @@ public final class Repartition {
                 throw new IllegalStateException("The stream processor's group " + applicationId + " still has members "
                         + members + " after " + wait.toSeconds() + " s: stop every instance first");
             }
-            Thread.sleep(500);
+            Thread.sleep(GROUP_CHECK.toMillis());
         }
     }
 

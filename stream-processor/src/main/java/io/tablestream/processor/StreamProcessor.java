@@ -40,11 +40,17 @@ import org.slf4j.LoggerFactory;
 /**
  * The running processor of one instance: installs the topics, starts Kafka Streams on the
  * topology, and gives readers access to the stores it hosts.
+ *
+ * <p>One class, over 400 lines: start-up (topics, Streams' settings, waiting until every task is
+ * readable), the stream threads' failure policy, the hanging-transaction checks and the close
+ * share one Kafka Streams instance and its admin client, whose lifecycle is this class's; the
+ * topology itself and the stores' machinery live apart ({@code processor.internal}).
  */
 public final class StreamProcessor implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(StreamProcessor.class);
     /** Thread failures tolerated within {@link #FAILURE_WINDOW} before the client shuts down. */
     private static final int MAX_THREAD_FAILURES = 5;
+    /** Failures further apart than this are a thread replaced now and then, not a processor that cannot run. */
     private static final Duration FAILURE_WINDOW = Duration.ofMinutes(1);
     /** Each admin call of a hanging-transaction check: a broker that just restarted answers within it. */
     private static final Duration HANGING_CHECK_CALLS = Duration.ofSeconds(30);
@@ -59,6 +65,8 @@ public final class StreamProcessor implements AutoCloseable {
     private static final Duration STREAMS_CLOSE = Duration.ofSeconds(30);
     /** Closing the admin client: nothing it does is worth waiting for at a stop. */
     private static final Duration ADMIN_CLOSE = Duration.ofSeconds(5);
+    /** How often start-up looks whether every active task is readable: a look is cheap, and start-up waits on it. */
+    private static final Duration READABLE_CHECK = Duration.ofMillis(10);
 
     private final StreamProcessorConfig config;
     private final Topics topics;
@@ -272,7 +280,7 @@ public final class StreamProcessor implements AutoCloseable {
             if (all) {
                 return;
             }
-            Thread.sleep(10);
+            Thread.sleep(READABLE_CHECK.toMillis());
         }
         LOG.warn("Some tasks are still catching up after start; their reads answer ServerBusy until they have");
     }

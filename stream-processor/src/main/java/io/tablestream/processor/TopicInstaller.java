@@ -28,6 +28,11 @@ public final class TopicInstaller {
     private static final Logger LOG = LoggerFactory.getLogger(TopicInstaller.class);
     /** Each admin call of start-up: a cluster still electing controllers or leaders answers within it. */
     private static final long TIMEOUT_SECONDS = 60;
+    /**
+     * The pauses before asking again about a topic not known yet, doubling from the first to the
+     * longest: a topic just created is usually known within tens of milliseconds; a slow cluster is
+     * not asked more than once a second.
+     */
     private static final Duration FIRST_RETRY = Duration.ofMillis(50);
     private static final Duration LONGEST_RETRY = Duration.ofSeconds(1);
 

@@ -43,6 +43,10 @@ import org.slf4j.LoggerFactory;
  *     kafka.leaderOf("commands", 0).kill();
  * }
  * }</pre>
+ *
+ * <p>One class, over 400 lines: laying the nodes out, starting each JVM, waiting for the cluster,
+ * finding a partition's leader and the faults (kill, pause, restart) act on one set of processes
+ * whose lifetime {@link #close()} and the shutdown hook must cover; apart, a fault could outlive it.
  */
 public final class BrokerCluster implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(BrokerCluster.class);

@@ -48,8 +48,7 @@ final class ContinuationToken {
         if (position.length > MAX_POSITION_BYTES) {
             throw new IllegalArgumentException("a position of " + position.length + " bytes");
         }
-        String payload = ENCODER.encodeToString(position);
-        return POSITION_PREFIX + payload.length() + '!' + payload;
+        return framed(POSITION_PREFIX, position);
     }
 
     /** Whether {@code token} is a position's ({@link #encodePosition}). */
@@ -63,29 +62,12 @@ final class ContinuationToken {
      * @throws TableServiceException {@code InvalidInput} when it is not exactly such a token
      */
     static byte[] decodePosition(String token, String parameter) {
-        if (token.length() > MAX_POSITION_TOKEN_CHARS || !token.startsWith(POSITION_PREFIX)) {
-            throw malformed(parameter);
-        }
-        int bang = token.indexOf('!', POSITION_PREFIX.length());
-        if (bang < 0) {
-            throw malformed(parameter);
-        }
-        int declared = parseLength(token, POSITION_PREFIX.length(), bang, parameter);
-        String payload = token.substring(bang + 1);
-        if (payload.length() != declared || declared % 4 == 1 || !isBase64Url(payload)) {
-            throw malformed(parameter);
-        }
-        byte[] bytes = DECODER.decode(payload);
-        if (bytes.length > MAX_POSITION_BYTES || !ENCODER.encodeToString(bytes).equals(payload)) {
-            throw malformed(parameter);
-        }
-        return bytes;
+        return payload(token, POSITION_PREFIX, MAX_POSITION_TOKEN_CHARS, MAX_POSITION_BYTES, parameter);
     }
 
     /** The token carrying {@code value} (which must not hold U+0000). */
     static String encode(String value) {
-        String payload = ENCODER.encodeToString(Cesu8.encode(value));
-        return PREFIX + payload.length() + '!' + payload;
+        return framed(PREFIX, Cesu8.encode(value));
     }
 
     /**
@@ -96,22 +78,7 @@ final class ContinuationToken {
      *     {@link #encode} makes of some string
      */
     static String decode(String token, String parameter) {
-        if (token.length() > MAX_TOKEN_CHARS || !token.startsWith(PREFIX)) {
-            throw malformed(parameter);
-        }
-        int bang = token.indexOf('!', PREFIX.length());
-        if (bang < 0) {
-            throw malformed(parameter);
-        }
-        int declared = parseLength(token, PREFIX.length(), bang, parameter);
-        String payload = token.substring(bang + 1);
-        if (payload.length() != declared || declared % 4 == 1 || !isBase64Url(payload)) {
-            throw malformed(parameter);
-        }
-        byte[] bytes = DECODER.decode(payload);
-        if (bytes.length > MAX_VALUE_BYTES || !ENCODER.encodeToString(bytes).equals(payload)) {
-            throw malformed(parameter); // too long, or unused trailing bits set: not our encoding
-        }
+        byte[] bytes = payload(token, PREFIX, MAX_TOKEN_CHARS, MAX_VALUE_BYTES, parameter);
         try {
             return Cesu8.decode(bytes, 0, bytes.length);
         } catch (IllegalArgumentException e) {
@@ -122,6 +89,36 @@ final class ContinuationToken {
     static TableServiceException malformed(String parameter) {
         return TableServiceException.of(ErrorCode.INVALID_INPUT,
                 "The " + parameter + " continuation token is not valid; pass back the value the previous response gave.");
+    }
+
+    /** {@code prefix}, the length of the base64 that follows, {@code !} and the base64 of {@code bytes}. */
+    private static String framed(String prefix, byte[] bytes) {
+        String payload = ENCODER.encodeToString(bytes);
+        return prefix + payload.length() + '!' + payload;
+    }
+
+    /**
+     * The bytes a token of {@link #framed} carries: exactly that shape, its length as declared, at
+     * most {@code maxChars} characters and {@code maxBytes} bytes.
+     */
+    private static byte[] payload(String token, String prefix, int maxChars, int maxBytes, String parameter) {
+        if (token.length() > maxChars || !token.startsWith(prefix)) {
+            throw malformed(parameter);
+        }
+        int bang = token.indexOf('!', prefix.length());
+        if (bang < 0) {
+            throw malformed(parameter);
+        }
+        int declared = parseLength(token, prefix.length(), bang, parameter);
+        String payload = token.substring(bang + 1);
+        if (payload.length() != declared || declared % 4 == 1 || !isBase64Url(payload)) {
+            throw malformed(parameter);
+        }
+        byte[] bytes = DECODER.decode(payload);
+        if (bytes.length > maxBytes || !ENCODER.encodeToString(bytes).equals(payload)) {
+            throw malformed(parameter); // too long, or unused trailing bits set: not our encoding
+        }
+        return bytes;
     }
 
     /** Decimal digits {@code token[from..to)}, without leading zeros. */

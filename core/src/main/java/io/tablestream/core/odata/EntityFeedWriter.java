@@ -2,7 +2,6 @@ package io.tablestream.core.odata;
 
 import io.tablestream.core.filter.Select;
 
-import com.fasterxml.jackson.core.JsonGenerator;
 import io.tablestream.core.model.Entity;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -18,14 +17,13 @@ import java.util.Objects;
  * flush; the output stream is never closed. Not thread-safe.
  */
 public final class EntityFeedWriter {
-    private final JsonGenerator generator;
+    private final JsonFeed feed;
     private final ODataContext context;
     private final MetadataLevel level;
     private final Select projection;
-    private boolean finished;
 
-    private EntityFeedWriter(JsonGenerator generator, ODataContext context, MetadataLevel level, Select projection) {
-        this.generator = generator;
+    private EntityFeedWriter(JsonFeed feed, ODataContext context, MetadataLevel level, Select projection) {
+        this.feed = feed;
         this.context = context;
         this.level = level;
         this.projection = projection;
@@ -41,38 +39,22 @@ public final class EntityFeedWriter {
                                          Select projection) throws IOException {
         Objects.requireNonNull(projection, "projection");
         context.requireTable();
-        JsonGenerator g = JsonSupport.generator(out);
-        g.writeStartObject();
-        if (level != MetadataLevel.NO) {
-            g.writeStringField("odata.metadata", ODataUrls.entitySetMetadata(context, projection));
-        }
-        g.writeArrayFieldStart("value");
-        return new EntityFeedWriter(g, context, level, projection);
+        JsonFeed feed = JsonFeed.begin(out, level, () -> ODataUrls.entitySetMetadata(context, projection));
+        return new EntityFeedWriter(feed, context, level, projection);
     }
 
     /** Appends one entity. */
     public void write(Entity entity) throws IOException {
-        if (finished) {
-            throw new IllegalStateException("The feed is finished");
-        }
-        generator.writeStartObject();
-        EntityJsonWriter.writeMembers(generator, context, entity, level, projection);
-        generator.writeEndObject();
+        feed.write(g -> EntityJsonWriter.writeMembers(g, context, entity, level, projection));
     }
 
     /** Pushes what has been written so far to the output stream (e.g. between pages); the feed stays open. */
     public void flush() throws IOException {
-        generator.flush();
+        feed.flush();
     }
 
     /** Closes the array and the object and flushes; the output stream stays open. */
     public void finish() throws IOException {
-        if (finished) {
-            return;
-        }
-        finished = true;
-        generator.writeEndArray();
-        generator.writeEndObject();
-        generator.close();
+        feed.finish();
     }
 }

@@ -55,7 +55,7 @@ import java.util.Set;
  *   <li>{@code Edm.Boolean}: {@code true}/{@code false}, or the strings {@code "true"}/{@code "false"};</li>
  *   <li>{@code Edm.DateTime}: a string {@link io.tablestream.core.model.EdmDateTime#parse} accepts; a
  *       well-formed one outside 1601..9999 is {@code OutOfRangeInput} (the service's answer to .NET's
- *       DateTime.MinValue, Azurite issue #1757), anything else {@code InvalidInput};</li>
+ *       DateTime.MinValue, Azure/Azurite#1757), anything else {@code InvalidInput};</li>
  *   <li>{@code Edm.Double}: any JSON number, or a string: {@code "NaN"}, {@code "Infinity"},
  *       {@code "-Infinity"}, the XML Schema spellings {@code "INF"}/{@code "-INF"} (the service's .NET
  *       conversion accepts both), or a decimal numeric string (recorded Azure traffic in the azure-sdk-for-js
@@ -87,6 +87,10 @@ import java.util.Set;
  * </ul>
  * A null value means the property is absent (the service does not store nulls); its annotation, if any,
  * must still name a valid type.
+ *
+ * <p>One class, over 400 lines: every body (an entity, a Create Table, a restore, a bulk line) is read
+ * by the same streaming parser with the same limits and the same errors; split by body, the limits
+ * and the error mapping would be repeated or drift.
  */
 public final class ODataJsonReader {
     static final String ODATA_TYPE_SUFFIX = "@odata.type";

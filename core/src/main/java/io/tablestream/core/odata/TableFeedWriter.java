@@ -1,7 +1,7 @@
 package io.tablestream.core.odata;
 
-import com.fasterxml.jackson.core.JsonGenerator;
 import io.tablestream.core.model.TableName;
+import io.tablestream.core.model.TableRecord;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.Objects;
@@ -13,62 +13,39 @@ import java.util.Objects;
  * output stream is never closed. Not thread-safe.
  */
 public final class TableFeedWriter {
-    private final JsonGenerator generator;
+    private final JsonFeed feed;
     private final ODataContext context;
     private final MetadataLevel level;
-    private boolean finished;
 
-    private TableFeedWriter(JsonGenerator generator, ODataContext context, MetadataLevel level) {
-        this.generator = generator;
+    private TableFeedWriter(JsonFeed feed, ODataContext context, MetadataLevel level) {
+        this.feed = feed;
         this.context = context;
         this.level = level;
     }
 
     public static TableFeedWriter begin(OutputStream out, ODataContext context, MetadataLevel level) throws IOException {
-        JsonGenerator g = JsonSupport.generator(out);
-        g.writeStartObject();
-        if (level != MetadataLevel.NO) {
-            g.writeStringField("odata.metadata", ODataUrls.tablesMetadata(context));
-        }
-        g.writeArrayFieldStart("value");
-        return new TableFeedWriter(g, context, level);
+        return new TableFeedWriter(JsonFeed.begin(out, level, () -> ODataUrls.tablesMetadata(context)), context, level);
     }
 
     /** Appends one table with its extension settings (see {@link TableJsonWriter}). */
-    public void write(io.tablestream.core.model.TableRecord table) throws IOException {
+    public void write(TableRecord table) throws IOException {
         Objects.requireNonNull(table, "table");
-        if (finished) {
-            throw new IllegalStateException("The feed is finished");
-        }
-        generator.writeStartObject();
-        TableJsonWriter.writeMembers(generator, context, table, level);
-        generator.writeEndObject();
+        feed.write(g -> TableJsonWriter.writeMembers(g, context, table, level));
     }
 
     /** Appends one table. */
     public void write(TableName table) throws IOException {
         Objects.requireNonNull(table, "table");
-        if (finished) {
-            throw new IllegalStateException("The feed is finished");
-        }
-        generator.writeStartObject();
-        TableJsonWriter.writeMembers(generator, context, table, level);
-        generator.writeEndObject();
+        feed.write(g -> TableJsonWriter.writeMembers(g, context, table, level));
     }
 
     /** Pushes what has been written so far to the output stream (e.g. between pages); the feed stays open. */
     public void flush() throws IOException {
-        generator.flush();
+        feed.flush();
     }
 
     /** Closes the array and the object and flushes; the output stream stays open. */
     public void finish() throws IOException {
-        if (finished) {
-            return;
-        }
-        finished = true;
-        generator.writeEndArray();
-        generator.writeEndObject();
-        generator.close();
+        feed.finish();
     }
 }

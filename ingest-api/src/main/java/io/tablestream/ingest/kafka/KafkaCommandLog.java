@@ -58,6 +58,8 @@ public final class KafkaCommandLog implements CommandLog, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(KafkaCommandLog.class);
     /** How long opening the log waits for the outcomes topic's partitions to be known. */
     static final Duration TOPIC_METADATA_PATIENCE = Duration.ofSeconds(10);
+    /** How often the partitions are asked for meanwhile: a metadata request is cheap, and start-up waits on it. */
+    private static final Duration TOPIC_METADATA_RETRY = Duration.ofMillis(100);
     /** Closing the producer: long enough to deliver what is in flight (answered writes are in the log already). */
     private static final Duration CLOSE = Duration.ofSeconds(5);
 
@@ -161,7 +163,7 @@ public final class KafkaCommandLog implements CommandLog, AutoCloseable {
                         + " within " + TOPIC_METADATA_PATIENCE.toSeconds() + " s: does it exist?");
             }
             try {
-                Thread.sleep(100);
+                Thread.sleep(TOPIC_METADATA_RETRY.toMillis());
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new IllegalStateException("Interrupted while waiting for the topic " + topic, e);

@@ -16,6 +16,7 @@ import org.apache.kafka.common.Node;
  * cluster id and enough unfenced brokers (fenced brokers are not listed).
  */
 final class Readiness {
+    /** The pause between two looks at the cluster: a broker starting up takes seconds, start-up waits on it. */
     private static final Duration RETRY_PAUSE = Duration.ofMillis(50);
 
     private Readiness() {

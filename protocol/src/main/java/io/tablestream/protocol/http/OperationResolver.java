@@ -13,6 +13,23 @@ import java.util.Locale;
  * PUT and MERGE without {@code If-Match} are the upserts, as in the service.
  */
 public final class OperationResolver {
+    /** A resource that takes one method, and the operation that method is. */
+    private record OneMethod(Class<? extends ResourcePath> resource, String method, Operation operation) {
+    }
+
+    private static final List<OneMethod> ONE_METHOD = List.of(
+            new OneMethod(ResourcePath.Batch.class, "POST", Operation.BATCH),
+            new OneMethod(ResourcePath.EntityHistory.class, "GET", Operation.GET_ENTITY_HISTORY),
+            new OneMethod(ResourcePath.EntityPartition.class, "DELETE", Operation.DELETE_PARTITION),
+            new OneMethod(ResourcePath.EntityChanges.class, "GET", Operation.READ_CHANGES),
+            new OneMethod(ResourcePath.EntityBulk.class, "POST", Operation.BULK_WRITE),
+            new OneMethod(ResourcePath.EntityCount.class, "GET", Operation.COUNT_ENTITIES),
+            new OneMethod(ResourcePath.TransactionCollection.class, "POST", Operation.SUBMIT_TRANSACTION),
+            new OneMethod(ResourcePath.TransactionItem.class, "GET", Operation.GET_TRANSACTION),
+            new OneMethod(ResourcePath.TableRestore.class, "POST", Operation.RESTORE_TABLE),
+            new OneMethod(ResourcePath.JobCollection.class, "GET", Operation.LIST_JOBS),
+            new OneMethod(ResourcePath.JobItem.class, "GET", Operation.GET_JOB));
+
     private OperationResolver() {
     }
 
@@ -38,10 +55,8 @@ public final class OperationResolver {
                 };
             }
             if ("service".equals(restype) && "stats".equals(comp)) {
-                if (effective.equals("GET")) {
-                    return Operation.GET_SERVICE_STATS; // served on the secondary location only (Locations)
-                }
-                throw verb(method);
+                // served on the secondary location only (Locations)
+                return only(Operation.GET_SERVICE_STATS, "GET", effective, method);
             }
             throw TableServiceException.of(ErrorCode.INVALID_QUERY_PARAMETER_VALUE,
                     "The service resource takes restype=service with comp=properties or comp=stats.");
@@ -60,50 +75,10 @@ public final class OperationResolver {
                 default -> throw verb(method);
             };
         }
-        if (resource instanceof ResourcePath.Batch) {
-            return only(Operation.BATCH, "POST", effective, method);
-        }
-        if (resource instanceof ResourcePath.EntityHistory) {
-            return only(Operation.GET_ENTITY_HISTORY, "GET", effective, method);
-        }
-        if (resource instanceof ResourcePath.EntityPartition) {
-            return only(Operation.DELETE_PARTITION, "DELETE", effective, method);
-        }
-        if (resource instanceof ResourcePath.EntityChanges) {
-            return only(Operation.READ_CHANGES, "GET", effective, method);
-        }
-        if (resource instanceof ResourcePath.EntityBulk) {
-            if (effective.equals("POST")) {
-                return Operation.BULK_WRITE;
+        for (OneMethod one : ONE_METHOD) {
+            if (one.resource().isInstance(resource)) {
+                return only(one.operation(), one.method(), effective, method);
             }
-            throw verb(method);
-        }
-        if (resource instanceof ResourcePath.EntityCount) {
-            return only(Operation.COUNT_ENTITIES, "GET", effective, method);
-        }
-        if (resource instanceof ResourcePath.TransactionCollection) {
-            return only(Operation.SUBMIT_TRANSACTION, "POST", effective, method);
-        }
-        if (resource instanceof ResourcePath.TransactionItem) {
-            return only(Operation.GET_TRANSACTION, "GET", effective, method);
-        }
-        if (resource instanceof ResourcePath.TableRestore) {
-            if (effective.equals("POST")) {
-                return Operation.RESTORE_TABLE;
-            }
-            throw verb(method);
-        }
-        if (resource instanceof ResourcePath.JobCollection) {
-            if (effective.equals("GET")) {
-                return Operation.LIST_JOBS;
-            }
-            throw verb(method);
-        }
-        if (resource instanceof ResourcePath.JobItem) {
-            if (effective.equals("GET")) {
-                return Operation.GET_JOB;
-            }
-            throw verb(method);
         }
         if (resource instanceof ResourcePath.EntityCollection) {
             if ("acl".equals(comp)) {
@@ -158,7 +133,6 @@ public final class OperationResolver {
         };
     }
 
-
     /** {@code operation} when the resource is asked with the one method it takes, else the verb's refusal. */
     private static Operation only(Operation operation, String accepted, String effective, String method) {
         if (effective.equals(accepted)) {
@@ -166,6 +140,7 @@ public final class OperationResolver {
         }
         throw verb(method);
     }
+
     private static TableServiceException verb(String method) {
         return TableServiceException.of(ErrorCode.UNSUPPORTED_HTTP_VERB,
                 "The resource does not support the HTTP verb " + method + ".");

@@ -31,6 +31,8 @@ final class FeedTail implements AutoCloseable {
     private static final Duration POLL = Duration.ofMillis(500);
     /** Closing the tail's consumer: it holds no state worth waiting for. */
     private static final Duration CLOSE = Duration.ofSeconds(2);
+    /** The pause after a failed poll (the cluster unreachable, say) before the next: no busy loop meanwhile. */
+    private static final Duration AFTER_FAILURE = Duration.ofMillis(200);
 
     private record Waiter(Map<Integer, Long> offsets, CompletableFuture<Void> done) {
     }
@@ -159,7 +161,7 @@ final class FeedTail implements AutoCloseable {
 
     private static void sleepQuietly() {
         try {
-            Thread.sleep(200);
+            Thread.sleep(AFTER_FAILURE.toMillis());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

@@ -36,6 +36,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class InstanceClient implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(InstanceClient.class);
+    /** A failed TLS handshake with a peer is logged at most this often: it repeats on every forwarded request. */
     private static final Duration TLS_FAILURE_LOG_INTERVAL = Duration.ofMinutes(1);
     /** Headers that describe one connection, not the request: never copied to another hop. */
     private static final Set<String> HOP_BY_HOP = Set.of("host", "connection", "content-length", "expect", "upgrade",

@@ -171,7 +171,8 @@ class MalformedBatchIT {
 
         RawTableClient.Response r = send(batch(changeSet(insert(table, "z0"), broken)));
 
-        assertThat(r.status()).as("%s", r).isIn(202, 400);
+        assertFailedOperation(r, 400, "InvalidInput");
+        assertThat(failureMessage(r)).startsWith("1:");
         assertNothingWritten();
     }
 

@@ -65,6 +65,10 @@ import org.slf4j.LoggerFactory;
  *       delete, an expiry, a partition's sweep) is copied first, as it stood at the cut, so the copy
  *       is of one point of the partition's log however long the copy takes.</li>
  * </ul>
+ *
+ * <p>One class, over 400 lines: the three kinds of work share one bounded walk over the share's rows,
+ * one cut, one cursor and one way of writing a batch, its next step and its report in the task's
+ * transaction; split by kind, each would repeat that walk and the rules of what a batch may touch.
  */
 final class PartitionJobs {
     private static final Logger LOG = LoggerFactory.getLogger(PartitionJobs.class);
