@@ -233,13 +233,18 @@ class BrokerFaultsIT {
         Duration stalest = stale.stream().map(FaultLoad.StaleRead::staleness).max(Comparator.naturalOrder())
                 .orElse(Duration.ZERO);
         Duration othersWrites = load.writesDisruptedFor(others, begin, SLOW);
+        List<OpLog.Op> othersFailures = load.log().failures(begin).stream()
+                .filter(op -> FaultLoad.isWriteThrough(op, others)).toList();
+        String othersSlowest = load.log().slowest(begin - Duration.ofSeconds(2).toNanos(), 3,
+                op -> FaultLoad.isWriteThrough(op, others));
         report.add(cut.id + " cut off from every broker for " + CUT.toSeconds() + " s: its " + cutWrites.size()
                 + " writes answered " + OpLog.summary(cutWrites.stream().filter(op -> !op.ok()).toList())
                 + " (" + cutWrites.stream().filter(OpLog.Op::ok).count() + " succeeded), the longest in " + longestWrite
                 + " ms; its " + cutReads.size() + " reads: " + cutReads.stream().filter(OpLog.Op::ok).count()
                 + " served, " + stale.size() + " stale (the stalest by " + stalest.toMillis() + " ms), failures "
                 + OpLog.summary(cutReads.stream().filter(op -> !op.ok()).toList()) + "; writes through the others"
-                + " disrupted " + othersWrites.toMillis() + " ms; after the cut healed it took writes again after "
+                + " disrupted " + othersWrites.toMillis() + " ms (slowest " + othersSlowest + ", failures "
+                + OpLog.summary(othersFailures) + "); after the cut healed it took writes again after "
                 + writesBack.toMillis() + " ms and served reads after " + readsBack.toMillis() + " ms, same process");
         assertThat(cut.process.isAlive()).as(cut.id + " still runs").isTrue();
         assertThat(cut.process.pid()).as(cut.id + " was not restarted").isEqualTo(pid);
@@ -330,16 +335,22 @@ class BrokerFaultsIT {
         kafka.awaitServing(Duration.ofMinutes(2));
         Duration inSync = kafka.awaitFullyReplicated(topics(), Duration.ofMinutes(2));
         sleep(Duration.ofSeconds(3));
-        Duration writesAfterRepair = load.writesDisruptedFor(all, repaired, SLOW);
+        // While the broker rejoins (a restarted one takes tens of seconds to start on a busy machine)
+        // the writes must go on: the longest one since the repair began, not the end of the last slow
+        // one (which would count the broker's own start-up as a disruption).
+        Duration longestAfterRepair = load.longestWrite(all, repaired);
         List<OpLog.Op> failuresAfterRepair = load.log().failures(repaired);
         report.add(figures + "; " + (killed ? "restarted on its data" : "resumed") + ", every partition in sync again after "
                 + Duration.ofNanos(System.nanoTime() - repaired - Duration.ofSeconds(3).toNanos()).toMillis()
-                + " ms (" + inSync.toMillis() + " ms of catching up), writes disrupted " + writesAfterRepair.toMillis()
-                + " ms after it, failures " + OpLog.summary(failuresAfterRepair));
+                + " ms (" + inSync.toMillis() + " ms of catching up); while it rejoined the longest write took "
+                + longestAfterRepair.toMillis() + " ms (slowest " + load.log().slowest(repaired, 3)
+                + "), failures " + OpLog.summary(failuresAfterRepair));
         assertThat(failures).as("failures after " + what + ": only 503 or a lost answer, never another error")
                 .allSatisfy(op -> assertThat(op.error()).doesNotStartWith("500").doesNotStartWith("4"));
         assertThat(writes).as("writes accepted again after " + what).isLessThanOrEqualTo(WRITES_BACK);
-        assertThat(writesAfterRepair).as("writes disrupted after the repair of " + what).isLessThanOrEqualTo(WRITES_BACK);
+        assertThat(failuresAfterRepair).as("failures after the repair of " + what + ": only 503 or a lost answer")
+                .allSatisfy(op -> assertThat(op.error()).doesNotStartWith("500").doesNotStartWith("4"));
+        assertThat(longestAfterRepair).as("the longest write after the repair of " + what).isLessThanOrEqualTo(WRITES_BACK);
     }
 
     /**

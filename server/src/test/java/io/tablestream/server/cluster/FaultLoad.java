@@ -143,6 +143,26 @@ final class FaultLoad implements AutoCloseable {
         return longest;
     }
 
+    /**
+     * The longest write (of any kind, through {@code via}) that started after {@code sinceNanos}: how
+     * long a write waited at most while something recovered (a broker rejoining, say).
+     */
+    Duration longestWrite(List<ThreeBrokerCluster.Instance> via, long sinceNanos) {
+        Duration longest = Duration.ZERO;
+        for (ThreeBrokerCluster.Instance i : via) {
+            for (String kind : WRITE_KINDS) {
+                Duration d = log.longest(kind + "@" + i.id, sinceNanos);
+                longest = d.compareTo(longest) > 0 ? d : longest;
+            }
+        }
+        return longest;
+    }
+
+    /** Whether {@code op} is a write (of any kind) through one of {@code via}. */
+    static boolean isWriteThrough(OpLog.Op op, List<ThreeBrokerCluster.Instance> via) {
+        return via.stream().anyMatch(i -> WRITE_KINDS.stream().anyMatch(kind -> op.kind().equals(kind + "@" + i.id)));
+    }
+
     /** As {@link #writesDisruptedFor}, for reads. */
     Duration readsDisruptedFor(List<ThreeBrokerCluster.Instance> via, long sinceNanos, Duration slow) {
         Duration longest = Duration.ZERO;

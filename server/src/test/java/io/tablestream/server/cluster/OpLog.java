@@ -116,7 +116,12 @@ final class OpLog {
 
     /** The {@code n} slowest operations that started after {@code sinceNanos}: kind, start (ms after it), duration. */
     String slowest(long sinceNanos, int n) {
-        return ops.stream().filter(op -> op.startNanos() >= sinceNanos)
+        return slowest(sinceNanos, n, op -> true);
+    }
+
+    /** As {@link #slowest(long, int)}, among the operations {@code which} accepts. */
+    String slowest(long sinceNanos, int n, java.util.function.Predicate<Op> which) {
+        return ops.stream().filter(op -> op.startNanos() >= sinceNanos && which.test(op))
                 .sorted(Comparator.comparingLong((Op op) -> op.startNanos() - op.endNanos()))
                 .limit(n).map(op -> op.kind() + "@+" + (op.startNanos() - sinceNanos) / 1_000_000 + "ms:" + op.millis() + "ms"
                         + (op.ok() ? "" : "(failed)"))
