@@ -133,10 +133,15 @@ final class FaultLoad implements AutoCloseable {
 
     /** The end of the last write (of any kind, through {@code via}) ending after {@code since}, in flight then or sent since, that failed or took over {@code slow}. */
     Duration writesDisruptedFor(List<ThreeBrokerCluster.Instance> via, long sinceNanos, Duration slow) {
+        return writesDisruptedFor(via, sinceNanos, Long.MAX_VALUE, slow);
+    }
+
+    /** As {@link #writesDisruptedFor(List, long, Duration)}, counting the writes sent before {@code untilNanos} only. */
+    Duration writesDisruptedFor(List<ThreeBrokerCluster.Instance> via, long sinceNanos, long untilNanos, Duration slow) {
         Duration longest = Duration.ZERO;
         for (ThreeBrokerCluster.Instance i : via) {
             for (String kind : WRITE_KINDS) {
-                Duration d = log.disruptedAcross(kind + "@" + i.id, sinceNanos, slow);
+                Duration d = log.disruptedAcross(kind + "@" + i.id, sinceNanos, untilNanos, slow);
                 longest = d.compareTo(longest) > 0 ? d : longest;
             }
         }

@@ -82,9 +82,14 @@ final class OpLog {
      * of {@code kind} that ended after it and failed or took longer than {@code slow}.
      */
     Duration disruptedAcross(String kind, long sinceNanos, Duration slow) {
+        return disruptedAcross(kind, sinceNanos, Long.MAX_VALUE, slow);
+    }
+
+    /** As {@link #disruptedAcross(String, long, Duration)}, among the operations that started before {@code untilNanos}. */
+    Duration disruptedAcross(String kind, long sinceNanos, long untilNanos, Duration slow) {
         long last = sinceNanos;
         for (Op op : ops) {
-            if (op.kind().equals(kind) && op.endNanos() > sinceNanos
+            if (op.kind().equals(kind) && op.endNanos() > sinceNanos && op.startNanos() < untilNanos
                     && (!op.ok() || op.endNanos() - op.startNanos() > slow.toNanos())) {
                 last = Math.max(last, op.endNanos());
             }
