@@ -4,18 +4,25 @@ import io.tablestream.bench.lean.BatchLoad;
 import io.tablestream.bench.measure.Percentiles;
 import io.tablestream.bench.measure.ServerCpu;
 import io.tablestream.client.LeanTableClient;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
  * Jobs against a running server, over raw HTTP with an account SAS:
  * <ol>
- * <li><b>load</b>: {@code --entities} N rows in batches of 100 over N/100 PartitionKeys, each with an
- *     Int32 {@code N} (its sequence number), as {@link CountBenchmark} loads them;</li>
+ * <li><b>load</b>: {@code --entities} N rows over N/100 PartitionKeys (100 each), each with an Int32
+ *     {@code N} (its sequence number): with {@code --load batch}, in batches of 100 as
+ *     {@link CountBenchmark} loads them; with {@code --load bulk} (the default), in bulk writes of
+ *     100,000 rows, two in flight;</li>
  * <li><b>restore</b>: {@code POST <table>()/$restore} into a new table, followed through
  *     {@code $jobs/<id>} until Completed: the time from the request to Completed, the entities it
  *     reports, and the new table's count (which must be N);</li>
@@ -25,8 +32,12 @@ import java.util.regex.Pattern;
  *     least 10 s) and while it runs; then the count, which must be N - D.</li>
  * </ol>
  * With {@code --server-pid} the server process's CPU time per entity copied and deleted is reported too.
- * Usage: {@code JobBenchmark [--endpoint URL] [--entities 1000000] [--delete 250000] [--table name]
- * [--server-pid pid]} ({@code --table}: an existing table of N rows loaded by an earlier run).
+ * {@code --steps restore} stops after the restore; {@code --steps delete} skips it and deletes from the
+ * loaded table itself (so each step fits a short run of its own; the point reads before the deletion
+ * then last 10 s).
+ * Usage: {@code JobBenchmark [--endpoint URL] [--entities 1000000] [--delete 250000] [--load bulk|batch]
+ * [--steps restore,delete] [--table name] [--server-pid pid]} ({@code --table}: an existing table of
+ * N rows loaded by an earlier run).
  */
 public final class JobBenchmark {
     private static final Pattern ID = Pattern.compile("\"Id\":\"([^\"]+)\"");
@@ -38,25 +49,35 @@ public final class JobBenchmark {
         int entities = o.integer("entities", 1_000_000);
         int deleted = o.integer("delete", 250_000);
         long pid = o.serverPid();
+        List<String> steps = List.of(o.get("steps", "restore,delete").split(","));
+        boolean bulkLoad = !o.get("load", "bulk").equals("batch");
         LeanTableClient client = o.client();
         String table = o.get("table");
         if (table == null) {
             table = BenchmarkArgs.newTable(client, "JobBench");
-            double seconds = BatchLoad.load(client, table, entities, i -> Map.of("N", i));
-            System.out.printf(Locale.ROOT, "RESULT job load %d entities in %.1f s (%.0f entities/s)%n", entities,
-                    seconds, entities / seconds);
+            double seconds = bulkLoad ? bulkLoad(client, table, entities)
+                    : BatchLoad.load(client, table, entities, i -> Map.of("N", i));
+            System.out.printf(Locale.ROOT, "RESULT job load %d entities (%s) in %.1f s (%.0f entities/s)%n", entities,
+                    bulkLoad ? "bulk" : "batches of 100", seconds, entities / seconds);
         }
 
-        String copy = table + "Copy" + Long.toString(System.nanoTime() % 100_000, 36);
-        long cpu = cpu(pid);
-        long t0 = System.nanoTime();
-        String restore = accepted(client.post(table + "()/$restore?", "{\"TableName\":\"" + copy + "\"}").join());
-        long copied = await(client, restore);
-        double restoreSeconds = (System.nanoTime() - t0) / 1e9;
-        long restoreCpu = cpu(pid) - cpu;
-        check(CountBenchmark.countAll(client, copy, null), entities, "the restored table");
-        System.out.printf(Locale.ROOT, "RESULT job restore %d entities in %.1f s (%.0f entities/s)%s%n", copied,
-                restoreSeconds, copied / restoreSeconds, perEntity(pid, restoreCpu, copied));
+        boolean restoring = steps.contains("restore");
+        String copy = restoring ? table + "Copy" + Long.toString(System.nanoTime() % 100_000, 36) : table;
+        double restoreSeconds = 0;
+        if (restoring) {
+            long cpu = cpu(pid);
+            long t0 = System.nanoTime();
+            String restore = accepted(client.post(table + "()/$restore?", "{\"TableName\":\"" + copy + "\"}").join());
+            long copied = await(client, restore);
+            restoreSeconds = (System.nanoTime() - t0) / 1e9;
+            long restoreCpu = cpu(pid) - cpu;
+            check(CountBenchmark.countAll(client, copy, null), entities, "the restored table");
+            System.out.printf(Locale.ROOT, "RESULT job restore %d entities in %.1f s (%.0f entities/s)%s%n", copied,
+                    restoreSeconds, copied / restoreSeconds, perEntity(pid, restoreCpu, copied));
+        }
+        if (!steps.contains("delete")) {
+            System.exit(0);
+        }
 
         Percentiles before = new Percentiles();
         Percentiles during = new Percentiles();
@@ -71,11 +92,11 @@ public final class JobBenchmark {
                 pointRead(client, copy, deleted, entities, during);
             }
         }, "point-reader");
-        cpu = cpu(pid);
-        t0 = System.nanoTime();
+        long cpu = cpu(pid);
+        long t0 = System.nanoTime();
         reader.start();
         String deletion = accepted(client.deleteRaw(copy + "()?$filter="
-                + java.net.URLEncoder.encode("N lt " + deleted, java.nio.charset.StandardCharsets.UTF_8)
+                + java.net.URLEncoder.encode("N lt " + deleted, StandardCharsets.UTF_8)
                         .replace("+", "%20")).join());
         long gone = await(client, deletion);
         double deleteSeconds = (System.nanoTime() - t0) / 1e9;
@@ -89,6 +110,39 @@ public final class JobBenchmark {
                         + " deletion: %d reads p50 %.2f ms p99 %.2f ms%n", before.count(), before.millis(50),
                 before.millis(99), during.count(), during.millis(50), during.millis(99));
         System.exit(0);
+    }
+
+    /**
+     * Loads entities 0..n-1 (keys as {@link BatchLoad}'s, an Int32 {@code N}) in bulk writes of up to
+     * 100,000, two in flight; answers the seconds it took.
+     */
+    private static double bulkLoad(LeanTableClient client, String table, int entities) {
+        int perRequest = 100_000;
+        int requests = (entities + perRequest - 1) / perRequest;
+        AtomicInteger next = new AtomicInteger();
+        long t0 = System.nanoTime();
+        List<CompletableFuture<Void>> workers = new ArrayList<>();
+        for (int w = 0; w < 2; w++) {
+            workers.add(CompletableFuture.runAsync(() -> {
+                for (int r = next.getAndIncrement(); r < requests; r = next.getAndIncrement()) {
+                    int from = r * perRequest;
+                    int to = Math.min(entities, from + perRequest);
+                    StringBuilder b = new StringBuilder((to - from) * 48);
+                    for (int i = from; i < to; i++) {
+                        b.append("{\"PartitionKey\":\"").append(BatchLoad.partitionKey(i)).append("\",\"RowKey\":\"")
+                                .append(BatchLoad.rowKey(i)).append("\",\"N\":").append(i).append("}\n");
+                    }
+                    LeanTableClient.Answer a = client.bulk(table, "insert", b.toString().getBytes(StandardCharsets.UTF_8),
+                            false).join();
+                    if (a.status() != 200 || !a.body().startsWith("{\"Entities\":" + (to - from) + ",")) {
+                        throw new IllegalStateException("a bulk load request answered " + a.status() + " "
+                                + a.body().substring(0, Math.min(500, a.body().length())));
+                    }
+                }
+            }));
+        }
+        CompletableFuture.allOf(workers.toArray(CompletableFuture[]::new)).join();
+        return (System.nanoTime() - t0) / 1e9;
     }
 
     /** A point read of a row the deletion keeps (N at or above {@code deleted}), timed into {@code into}. */

@@ -88,7 +88,7 @@ public final class LeanTableClient {
         }
     }
 
-    /** Create Table; 201 or 409 if it exists. */
+    /** Create Table, asking for no content: 204, or 409 if it exists. */
     public CompletableFuture<Answer> createTable(String table) {
         return send(request("/Tables").header("Content-Type", JSON).header("Prefer", "return-no-content")
                 .POST(body("{\"TableName\":\"" + table + "\"}")));
