@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # The cost curve: one table grown step by step (100,000, 1,000,000, ... entities of about 200 bytes,
 # 100 per PartitionKey, so 1,000 PartitionKeys at 100,000), one server started as run-server.sh
-# starts it (same class path and main class; JAVA_OPTS default -Xmx1g), and at each size: load rate,
+# starts it (the same JDK, scripts/java.sh, the same JVM options, JAVA_OPTS replacing them, the same
+# jar and main class; no ahead-of-time cache), and at each size: load rate,
 # RSS, disk per entity (broker log and RocksDB apart), point GET p50/p99 and rate, 100-row range
 # queries, a full scan's rate, $count of the table, restart to ready after kill -9, and the rebuild
-# of every store from Kafka after the stores' directory is deleted. Needs only a JDK 17.
+# of every store from Kafka after the stores' directory is deleted. Needs a JDK 17 or later.
 #
 #   bench/growth.sh all 100000 1000000    every step below, for each size in turn, then the chart
 #   bench/growth.sh load <size>           grow the table to <size> (server started, loaded, stopped)
@@ -13,12 +14,17 @@
 #   bench/growth.sh clean                 delete the data directory and the results
 #
 # The steps are separate so that loading (long) and measuring (short) can run at different times.
+# LOADER=bulk (the default) loads through the bulk NDJSON endpoint ($bulk, mode=insert: requests of
+# 40,000 entities, 2 in flight); LOADER=batch through entity-group transactions of 100 (8 in flight),
+# about ten times slower. The entities and their keys are the same either way.
 # Environment: GROWTH_DIR (default /tmp/tablestream-growth: data, results, server logs), JAVA_OPTS of
 # the server (default -Xmx1g), PORT (default 10002), DURATION seconds per timed figure (10),
 # SCAN_SECONDS (60: a longer full scan is reported as the rate of its first part), SKIP_BUILD=1.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/ready.sh
+source scripts/java.sh
+find_jdk
 DIR=${GROWTH_DIR:-/tmp/tablestream-growth}
 DATA=$DIR/data
 RESULTS=$DIR/results.txt
@@ -44,8 +50,9 @@ size() { cat "$DIR/size" 2>/dev/null || echo 0; }
 start() {
   local t0 t1
   t0=$(date +%s.%N)
-  TABLESTREAM_PORT=$PORT TABLESTREAM_DATA_DIR=$DATA java ${JAVA_OPTS:--Xmx1g} \
-    -cp "server/target/classes:$(cat server/target/classpath.txt)" io.tablestream.server.Main \
+  # shellcheck disable=SC2086 # the JVM options are words
+  TABLESTREAM_PORT=$PORT TABLESTREAM_DATA_DIR=$DATA "$JAVA_HOME/bin/java" ${JAVA_OPTS:-$(default_java_opts)} \
+    -cp "$(ls server/target/server-*.jar | head -n 1):$(cat server/target/classpath.txt)" io.tablestream.server.Main \
     >>"$DIR/server.log" 2>&1 &
   PID=$!
   if ! await_ready 127.0.0.1 "$PORT" "$PID" 900; then
@@ -79,7 +86,7 @@ load() {
   build
   start
   trap 'kill -9 $PID 2>/dev/null || true' EXIT
-  bench --phase load --from "$from" --to "$to" | tee -a "$RESULTS"
+  bench --phase load --loader "${LOADER:-bulk}" --from "$from" --to "$to" --server-pid "$PID" | tee -a "$RESULTS"
   echo "$to" >"$DIR/size"
   record "$to" rss-after-load "$(rss_mib)" MiB
   stop
@@ -134,5 +141,5 @@ case "${1:-}" in
     shift
     for s in "$@"; do load "$s"; measure; done
     chart ;;
-  *) sed -n '2,20p' "$0"; exit 2 ;;
+  *) sed -n '2,24p' "$0"; exit 2 ;;
 esac

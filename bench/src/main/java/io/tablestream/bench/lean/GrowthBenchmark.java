@@ -18,7 +18,9 @@ import java.util.function.IntFunction;
  * One step of the growth benchmark ({@code bench/growth.sh}), through {@link LeanTableClient}:
  * {@code load} grows the table from {@code --from} to {@code --to} entities ({@link BatchLoad}'s
  * layout: PartitionKey {@code p%06d} holds 100 entities, RowKeys {@code r%07d}; six typed properties
- * of about 200 bytes each); {@code measure} times, at the table's size, point GETs of random
+ * of about 200 bytes each), with {@code --loader bulk} (the default: {@code $bulk} requests of
+ * {@code --bulk-entities} 40,000, {@code --bulk-in-flight} 2) or {@code --loader batch} (transactions of
+ * 100, 8 in flight), and with {@code --server-pid} the server's CPU per 1,000 entities; {@code measure} times, at the table's size, point GETs of random
  * entities (16 in flight), 100-row range queries (one PartitionKey, a RowKey range; 4 in flight), a
  * full scan paged (1,000 a page, for at most {@code --scan-seconds}) and a whole-table
  * {@code $count} followed through its continuations. Prints one line per figure:
@@ -53,8 +55,17 @@ public final class GrowthBenchmark {
             }
             IntFunction<Map<String, Object>> properties = i -> SyntheticEntities.properties(BatchLoad.partitionKey(i),
                     BatchLoad.rowKey(i));
-            double took = BatchLoad.load(client, table, from, size, properties);
-            print(size, "load", (size - from) / took, "entities/s", null, 0);
+            String loader = o.getOrDefault("--loader", "bulk");
+            long cpu0 = pid > 0 ? ServerCpu.millis(pid) : 0;
+            double took = switch (loader) {
+                case "bulk" -> BatchLoad.bulk(client, table, from, size,
+                        Integer.parseInt(o.getOrDefault("--bulk-entities", "40000")),
+                        Integer.parseInt(o.getOrDefault("--bulk-in-flight", "2")), properties);
+                case "batch" -> BatchLoad.load(client, table, from, size, properties);
+                default -> throw new IllegalArgumentException("--loader is bulk or batch, not " + loader);
+            };
+            print(size, "load", (size - from) / took, "entities/s (" + loader + ")", null,
+                    pid > 0 ? (ServerCpu.millis(pid) - cpu0) / (double) (size - from) * 1000 : 0);
             return;
         }
         int partitions = size / BatchLoad.PER_PARTITION;
