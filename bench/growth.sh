@@ -10,6 +10,7 @@
 #   bench/growth.sh all 100000 1000000    every step below, for each size in turn, then the chart
 #   bench/growth.sh load <size>           grow the table to <size> (server started, loaded, stopped)
 #   bench/growth.sh measure               measure at the current size (server started, measured, stopped)
+#                                         = measure-reads (all but the rebuild), then rebuild
 #   bench/growth.sh chart [file.svg]      the table (markdown) and the chart of every size measured
 #   bench/growth.sh clean                 delete the data directory and the results
 #
@@ -103,6 +104,15 @@ measure() {
   bench --phase measure --to "$n" --server-pid "$PID" --duration "${DURATION:-10}" \
     --scan-seconds "${SCAN_SECONDS:-60}" | tee -a "$RESULTS"
   record "$n" rss "$(rss_mib)" MiB
+  # a running RocksDB holds preallocated space (files being written are fallocated ahead): its
+  # figure while running, then every figure of the disk after a clean stop
+  record "$n" disk-rocksdb-running-per-entity "$(($(du -s -B1 "$DATA/streams" | cut -f1) / n))" bytes
+  # restart to ready after kill -9
+  kill -9 "$PID"
+  wait "$PID" 2>/dev/null || true
+  start
+  record "$n" restart-after-kill "$READY" s
+  stop
   local kafka streams
   kafka=$(du -s -B1 "$DATA/kafka" | cut -f1)
   streams=$(du -s -B1 "$DATA/streams" | cut -f1)
@@ -112,16 +122,20 @@ measure() {
   record "$n" disk-commands-per-entity "$(($(topic_bytes 'tablestream.commands-*') / n))" bytes
   record "$n" disk-changes-per-entity "$(($(topic_bytes 'tablestream.changes-*') / n))" bytes
   record "$n" disk-changelogs-per-entity "$(($(topic_bytes '*-changelog-*') / n))" bytes
-  # restart to ready after kill -9
-  kill -9 "$PID"
-  wait "$PID" 2>/dev/null || true
-  start
-  record "$n" restart-after-kill "$READY" s
-  # every store rebuilt from Kafka: stop, delete the stores, start
-  stop
+  trap - EXIT
+}
+
+# Every store rebuilt from Kafka: the stores' directory deleted (the server stopped), then a start.
+rebuild() {
+  local n
+  n=$(size)
+  [ "$n" -gt 0 ] || { echo "load first: bench/growth.sh load <size>" >&2; exit 2; }
+  build
   rm -rf "$DATA/streams"
   start
+  trap 'kill -9 $PID 2>/dev/null || true' EXIT
   record "$n" rebuild "$READY" s "($(awk -v n="$n" -v s="$READY" 'BEGIN { printf "%.0f", n / s }') entities/s)"
+  record "$n" rss-after-rebuild "$(rss_mib)" MiB
   stop
   trap - EXIT
 }
@@ -134,12 +148,14 @@ chart() {
 
 case "${1:-}" in
   load) load "$2" ;;
-  measure) measure ;;
+  measure) measure; rebuild ;;
+  measure-reads) measure ;;
+  rebuild) rebuild ;;
   chart) chart "${2:-}" ;;
   clean) rm -rf "$DATA" "$RESULTS" "$DIR/size" "$DIR/server.log" ;;
   all)
     shift
-    for s in "$@"; do load "$s"; measure; done
+    for s in "$@"; do load "$s"; measure; rebuild; done
     chart ;;
-  *) sed -n '2,24p' "$0"; exit 2 ;;
+  *) sed -n '2,25p' "$0"; exit 2 ;;
 esac
