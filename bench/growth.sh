@@ -19,7 +19,8 @@
 # 40,000 entities, 2 in flight); LOADER=batch through entity-group transactions of 100 (8 in flight),
 # about ten times slower. The entities and their keys are the same either way.
 # Environment: GROWTH_DIR (default /tmp/tablestream-growth: data, results, server logs), JAVA_OPTS of
-# the server (default -Xmx1g), PORT (default 10002), DURATION seconds per timed figure (10),
+# the server (default -Xmx1g), PORT (default 10002), DURATION seconds per timed figure (10) after
+# WARMUP seconds of the same requests unmeasured (10: the server was just started),
 # SCAN_SECONDS (60: a longer full scan is reported as the rate of its first part), SKIP_BUILD=1.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -101,7 +102,7 @@ measure() {
   build
   start
   trap 'kill -9 $PID 2>/dev/null || true' EXIT
-  bench --phase measure --to "$n" --server-pid "$PID" --duration "${DURATION:-10}" \
+  bench --phase measure --to "$n" --server-pid "$PID" --duration "${DURATION:-10}" --warmup "${WARMUP:-10}" \
     --scan-seconds "${SCAN_SECONDS:-60}" | tee -a "$RESULTS"
   record "$n" rss "$(rss_mib)" MiB
   # a running RocksDB holds preallocated space (files being written are fallocated ahead): its
@@ -157,5 +158,5 @@ case "${1:-}" in
     shift
     for s in "$@"; do load "$s"; measure; rebuild; done
     chart ;;
-  *) sed -n '2,25p' "$0"; exit 2 ;;
+  *) sed -n '2,26p' "$0"; exit 2 ;;
 esac
