@@ -158,5 +158,5 @@ case "${1:-}" in
     shift
     for s in "$@"; do load "$s"; measure; rebuild; done
     chart ;;
-  *) sed -n '2,26p' "$0"; exit 2 ;;
+  *) sed -n '2,24p' "$0"; exit 2 ;;
 esac
