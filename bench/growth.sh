@@ -32,7 +32,7 @@ DATA=$DIR/data
 RESULTS=$DIR/results.txt
 PORT=${PORT:-10002}
 ENDPOINT=http://127.0.0.1:$PORT/devstoreaccount1
-mkdir -p "$DIR"
+case "${1:-}" in load | measure | measure-reads | rebuild | all) mkdir -p "$DIR" ;; esac
 
 build() {
   if [ "${SKIP_BUILD:-}" != 1 ] && [ -z "${BUILT:-}" ]; then
