@@ -74,7 +74,7 @@ stop() {
 # Bytes the broker keeps for the partitions of the topics matching $1 (a glob of partition directories).
 topic_bytes() {
   find "$DATA/kafka" -mindepth 1 -maxdepth 3 -type d -name "$1" -print0 | du -sc -B1 --files0-from=- 2>/dev/null \
-    | awk 'END { print $1 + 0 }'
+    | awk 'END { printf "%.0f", $1 }'
 }
 
 rss_mib() { awk '/VmRSS/ { printf "%.0f", $2 / 1024 }' "/proc/$PID/status"; }
