@@ -48,6 +48,14 @@ bench() {
 
 size() { cat "$DIR/size" 2>/dev/null || echo 0; }
 
+# The table's size, for a step that needs a table loaded (stops the script if none is).
+loaded_size() {
+  local n
+  n=$(size)
+  [ "$n" -gt 0 ] || { echo "load first: bench/growth.sh load <size>" >&2; exit 2; }
+  echo "$n"
+}
+
 # Starts the server on $DATA; sets PID, and READY to the seconds it took to report ready.
 start() {
   local t0 t1
@@ -97,8 +105,7 @@ load() {
 
 measure() {
   local n
-  n=$(size)
-  [ "$n" -gt 0 ] || { echo "load first: bench/growth.sh load <size>" >&2; exit 2; }
+  n=$(loaded_size)
   build
   start
   trap 'kill -9 $PID 2>/dev/null || true' EXIT
@@ -129,8 +136,7 @@ measure() {
 # Every store rebuilt from Kafka: the stores' directory deleted (the server stopped), then a start.
 rebuild() {
   local n
-  n=$(size)
-  [ "$n" -gt 0 ] || { echo "load first: bench/growth.sh load <size>" >&2; exit 2; }
+  n=$(loaded_size)
   build
   rm -rf "$DATA/streams"
   start
