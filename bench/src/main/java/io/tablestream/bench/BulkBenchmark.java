@@ -1,14 +1,11 @@
 package io.tablestream.bench;
 
+import io.tablestream.bench.lean.BulkRequests;
 import io.tablestream.bench.measure.Percentiles;
 import io.tablestream.bench.measure.ServerCpu;
 import io.tablestream.client.LeanTableClient;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Bulk writes ({@code POST <table>()/$bulk}) against a running server, over raw HTTP with an
@@ -65,26 +62,8 @@ public final class BulkBenchmark {
     /** Requests {@code first..first+requests-1}, {@code concurrency} in flight. */
     private static void run(LeanTableClient client, String table, String mode, boolean async, int entities,
                             int requests, int concurrency, int partitionKeys, int first, Percentiles latency) {
-        AtomicInteger next = new AtomicInteger(first);
-        int end = first + requests;
-        List<CompletableFuture<Void>> workers = new ArrayList<>();
-        for (int w = 0; w < concurrency; w++) {
-            workers.add(CompletableFuture.runAsync(() -> {
-                for (int r = next.getAndIncrement(); r < end; r = next.getAndIncrement()) {
-                    byte[] body = body(r, entities, partitionKeys);
-                    long t = System.nanoTime();
-                    LeanTableClient.Answer a = client.bulk(table, mode, body, async).join();
-                    if (latency != null) {
-                        latency.add(System.nanoTime() - t);
-                    }
-                    if (a.status() != (async ? 202 : 200) || !a.body().startsWith("{\"Entities\":" + entities + ",")) {
-                        throw new IllegalStateException("request " + r + " answered " + a.status() + " "
-                                + a.body().substring(0, Math.min(500, a.body().length())));
-                    }
-                }
-            }));
-        }
-        CompletableFuture.allOf(workers.toArray(CompletableFuture[]::new)).join();
+        BulkRequests.send(client, table, mode, async, first, first + requests, concurrency,
+                r -> body(r, entities, partitionKeys), r -> entities, latency);
     }
 
     /** Request {@code r}'s body: entities of sequence numbers r*n.. over the PartitionKeys, new keys each. */

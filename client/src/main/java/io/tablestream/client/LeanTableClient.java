@@ -99,7 +99,7 @@ public final class LeanTableClient {
                                             boolean returnContent) {
         return send(request("/" + table).header("Content-Type", JSON)
                 .header("Prefer", returnContent ? "return-content" : "return-no-content")
-                .POST(body(json(partitionKey, rowKey, properties))));
+                .POST(body(entityJson(partitionKey, rowKey, properties))));
     }
 
     /**
@@ -110,7 +110,7 @@ public final class LeanTableClient {
     public CompletableFuture<Answer> insertAsync(String table, String partitionKey, String rowKey,
                                                  Map<String, Object> properties) {
         return send(request("/" + table).header("Content-Type", JSON).header("Prefer", "respond-async")
-                .POST(body(json(partitionKey, rowKey, properties))));
+                .POST(body(entityJson(partitionKey, rowKey, properties))));
     }
 
     /** Get Entity carrying {@code x-ms-session-token}: served after the writes the token names are applied. */
@@ -121,14 +121,14 @@ public final class LeanTableClient {
     /** Insert Or Replace Entity (PUT without If-Match): 204. */
     public CompletableFuture<Answer> upsert(String table, String partitionKey, String rowKey, Map<String, Object> properties) {
         return send(request(entityPath(table, partitionKey, rowKey)).header("Content-Type", JSON)
-                .PUT(body(json(partitionKey, rowKey, properties))));
+                .PUT(body(entityJson(partitionKey, rowKey, properties))));
     }
 
     /** Update Entity (PUT with If-Match, "*" for any version): 204, 404 or 412. */
     public CompletableFuture<Answer> replace(String table, String partitionKey, String rowKey, String ifMatch,
                                              Map<String, Object> properties) {
         return send(request(entityPath(table, partitionKey, rowKey)).header("Content-Type", JSON)
-                .header("If-Match", ifMatch).PUT(body(json(partitionKey, rowKey, properties))));
+                .header("If-Match", ifMatch).PUT(body(entityJson(partitionKey, rowKey, properties))));
     }
 
     /**
@@ -141,7 +141,7 @@ public final class LeanTableClient {
         if (ifMatch != null) {
             r.header("If-Match", ifMatch);
         }
-        return send(r.method("PATCH", body(json(partitionKey, rowKey, properties))));
+        return send(r.method("PATCH", body(entityJson(partitionKey, rowKey, properties))));
     }
 
     /** Get Entity: 200 with the entity (no metadata), or 404. */
@@ -273,7 +273,7 @@ public final class LeanTableClient {
             String url = endpoint + (op.method().equals("POST") ? "/" + a.table()
                     : entityPath(a.table(), a.partitionKey(), op.rowKey()));
             changeSet.add(op.method(), url, op.rowKey(), op.ifMatch(),
-                    json(a.partitionKey(), op.rowKey(), op.properties()).getBytes(StandardCharsets.UTF_8));
+                    entityJson(a.partitionKey(), op.rowKey(), op.properties()).getBytes(StandardCharsets.UTF_8));
         }
         return changeSet;
     }
@@ -322,8 +322,8 @@ public final class LeanTableClient {
         return TableServiceHttp.entityPath(table, partitionKey, rowKey);
     }
 
-    /** An entity as the service's JSON, with the type annotations the values need. */
-    static String json(String partitionKey, String rowKey, Map<String, Object> properties) {
+    /** An entity as the service's JSON, with the type annotations the values need (one line of a {@link #bulk} body too). */
+    public static String entityJson(String partitionKey, String rowKey, Map<String, Object> properties) {
         StringBuilder b = new StringBuilder(64 + properties.size() * 40);
         b.append("{\"PartitionKey\":");
         string(b, partitionKey);

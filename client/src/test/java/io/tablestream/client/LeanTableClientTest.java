@@ -61,7 +61,7 @@ class LeanTableClientTest {
         p.put("B", true);
         p.put("T", OffsetDateTime.of(2024, 5, 1, 12, 0, 0, 0, ZoneOffset.UTC));
 
-        assertThat(LeanTableClient.json("p'k", "r", p)).isEqualTo("{\"PartitionKey\":\"p'k\",\"RowKey\":\"r\","
+        assertThat(LeanTableClient.entityJson("p'k", "r", p)).isEqualTo("{\"PartitionKey\":\"p'k\",\"RowKey\":\"r\","
                 + "\"S\":\"a \\\"quoted\\\" \\\\ line\\u000a\",\"I\":7,\"L@odata.type\":\"Edm.Int64\",\"L\":\"1099511627776\","
                 + "\"D\":0.125,\"B\":true,\"T@odata.type\":\"Edm.DateTime\",\"T\":\"2024-05-01T12:00:00Z\"}");
         assertThat(LeanTableClient.entityPath("T", "p'k", "a b")).isEqualTo("/T(PartitionKey='p%27%27k',RowKey='a%20b')");

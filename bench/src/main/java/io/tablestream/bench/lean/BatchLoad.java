@@ -2,6 +2,7 @@ package io.tablestream.bench.lean;
 
 import io.tablestream.client.LeanTableClient;
 import java.util.ArrayList;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Semaphore;
@@ -10,8 +11,9 @@ import java.util.function.IntFunction;
 
 /**
  * Loads a table through {@link LeanTableClient}: entity {@code i} has RowKey {@code r%07d} in PartitionKey
- * {@code p%06d} (one per batch of 100), inserted in batches, 8 in flight. A failed batch is not retried: the
- * load goes on and then fails, naming the first failure.
+ * {@code p%06d} (one per batch of 100), inserted in batches, 8 in flight ({@link #load}), or in bulk writes
+ * of many PartitionKeys each ({@link #bulk}: the same entities, in the same order). A failed batch is not
+ * retried: the load goes on and then fails, naming the first failure.
  */
 public final class BatchLoad {
     /** Entities per batch, so per PartitionKey. */
@@ -65,6 +67,26 @@ public final class BatchLoad {
         if (failed.get() != null) {
             throw new IllegalStateException(failed.get());
         }
+        return (System.nanoTime() - t0) / 1e9;
+    }
+
+    /**
+     * Writes entities {@code from} (inclusive) to {@code to} (exclusive) as {@link #load} does, but through
+     * {@code $bulk} in {@code mode=insert}: requests of {@code perRequest} entities (consecutive, so about
+     * {@code perRequest / 100} PartitionKeys each), {@code inFlight} at a time, each answered once applied;
+     * answers the seconds it took.
+     */
+    public static double bulk(LeanTableClient client, String table, int from, int to, int perRequest, int inFlight,
+                              IntFunction<Map<String, Object>> properties) {
+        long t0 = System.nanoTime();
+        int requests = (to - from + perRequest - 1) / perRequest;
+        BulkRequests.send(client, table, "insert", false, 0, requests, inFlight, r -> {
+            StringBuilder b = new StringBuilder(perRequest * 340);
+            for (int i = from + r * perRequest; i < Math.min(to, from + (r + 1) * perRequest); i++) {
+                b.append(LeanTableClient.entityJson(partitionKey(i), rowKey(i), properties.apply(i))).append('\n');
+            }
+            return b.toString().getBytes(StandardCharsets.UTF_8);
+        }, r -> Math.min(to, from + (r + 1) * perRequest) - (from + r * perRequest), null);
         return (System.nanoTime() - t0) / 1e9;
     }
 }

@@ -18,10 +18,13 @@ import java.util.function.IntFunction;
  * One step of the growth benchmark ({@code bench/growth.sh}), through {@link LeanTableClient}:
  * {@code load} grows the table from {@code --from} to {@code --to} entities ({@link BatchLoad}'s
  * layout: PartitionKey {@code p%06d} holds 100 entities, RowKeys {@code r%07d}; six typed properties
- * of about 200 bytes each); {@code measure} times, at the table's size, point GETs of random
+ * of about 200 bytes each), with {@code --loader bulk} (the default: {@code $bulk} requests of
+ * {@code --bulk-entities} 40,000, {@code --bulk-in-flight} 2) or {@code --loader batch} (transactions of
+ * 100, 8 in flight), and with {@code --server-pid} the server's CPU per 1,000 entities; {@code measure} times, at the table's size, point GETs of random
  * entities (16 in flight), 100-row range queries (one PartitionKey, a RowKey range; 4 in flight), a
  * full scan paged (1,000 a page, for at most {@code --scan-seconds}) and a whole-table
- * {@code $count} followed through its continuations. Prints one line per figure:
+ * {@code $count} followed through its continuations; each timed figure after {@code --warmup} seconds (10)
+ * of the same requests unmeasured. Prints one line per figure:
  * {@code GROWTH <size> <figure> <value> <unit> [p50_ms p99_ms cpu_ms_per_op]}.
  */
 public final class GrowthBenchmark {
@@ -41,6 +44,7 @@ public final class GrowthBenchmark {
         long pid = Long.parseLong(o.getOrDefault("--server-pid", "0"));
         double seconds = Double.parseDouble(o.getOrDefault("--duration", "10"));
         double scanSeconds = Double.parseDouble(o.getOrDefault("--scan-seconds", "30"));
+        double warmup = Double.parseDouble(o.getOrDefault("--warmup", "10"));
         LeanTableClient client = new LeanTableClient(endpoint, LeanTableClient.accountSas(endpoint,
                 o.getOrDefault("--account-name", EmulatorAccount.NAME), o.getOrDefault("--account-key", EmulatorAccount.KEY)));
         if (phase.equals("load")) {
@@ -53,20 +57,29 @@ public final class GrowthBenchmark {
             }
             IntFunction<Map<String, Object>> properties = i -> SyntheticEntities.properties(BatchLoad.partitionKey(i),
                     BatchLoad.rowKey(i));
-            double took = BatchLoad.load(client, table, from, size, properties);
-            print(size, "load", (size - from) / took, "entities/s", null, 0);
+            String loader = o.getOrDefault("--loader", "bulk");
+            long cpu0 = pid > 0 ? ServerCpu.millis(pid) : 0;
+            double took = switch (loader) {
+                case "bulk" -> BatchLoad.bulk(client, table, from, size,
+                        Integer.parseInt(o.getOrDefault("--bulk-entities", "40000")),
+                        Integer.parseInt(o.getOrDefault("--bulk-in-flight", "2")), properties);
+                case "batch" -> BatchLoad.load(client, table, from, size, properties);
+                default -> throw new IllegalArgumentException("--loader is bulk or batch, not " + loader);
+            };
+            print(size, "load", (size - from) / took, "entities/s (" + loader + ")", null,
+                    pid > 0 ? (ServerCpu.millis(pid) - cpu0) / (double) (size - from) * 1000 : 0);
             return;
         }
         int partitions = size / BatchLoad.PER_PARTITION;
         // point GETs of random entities, 16 in flight
         SplittableRandom random = new SplittableRandom(42);
-        timed(size, "point-get", 16, seconds, pid, () -> {
+        timed(size, "point-get", 16, warmup, seconds, pid, () -> {
             int i = random.nextInt(size);
             return client.get(table, BatchLoad.partitionKey(i), BatchLoad.rowKey(i))
                     .thenApply(a -> check(a.status() == 200, "GET answered " + a.status()));
         });
         // 100-row range queries: a RowKey range in one PartitionKey, 4 in flight
-        timed(size, "range-100", 4, seconds, pid, () -> {
+        timed(size, "range-100", 4, warmup, seconds, pid, () -> {
             int b = random.nextInt(partitions);
             String filter = String.format("PartitionKey eq 'p%06d' and RowKey ge 'r%07d' and RowKey lt 'r%07d'", b,
                     b * BatchLoad.PER_PARTITION, (b + 1) * BatchLoad.PER_PARTITION);
@@ -119,11 +132,13 @@ public final class GrowthBenchmark {
         CompletableFuture<?> send();
     }
 
-    /** Keeps {@code inFlight} requests going for {@code seconds}: rate, p50, p99 and server CPU per request. */
-    private static void timed(int size, String name, int inFlight, double seconds, long pid, Request request)
-            throws Exception {
-        // a short warm-up of the same requests
-        run(inFlight, Math.min(3, seconds / 3), request, new Percentiles());
+    /**
+     * Keeps {@code inFlight} requests going for {@code warmup} seconds unmeasured (a server just started
+     * compiles its hot paths then), then for {@code seconds}: rate, p50, p99 and server CPU per request.
+     */
+    private static void timed(int size, String name, int inFlight, double warmup, double seconds, long pid,
+                              Request request) throws Exception {
+        run(inFlight, warmup, request, new Percentiles());
         Percentiles latency = new Percentiles();
         long cpu0 = pid > 0 ? ServerCpu.millis(pid) : 0;
         long t0 = System.nanoTime();
