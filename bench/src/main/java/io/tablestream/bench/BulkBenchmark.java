@@ -54,7 +54,7 @@ public final class BulkBenchmark {
                         cpuMillis * 1000.0 / written, cpuMillis / 1000.0 / seconds));
 
         long expected = (long) entities * (warmup + requests);
-        long counted = count(client, table);
+        long counted = CountBenchmark.countAll(client, table, null);
         System.out.printf(Locale.ROOT, "RESULT bulk count %d of %d%n", counted, expected);
         System.exit(counted == expected ? 0 : 3);
     }
@@ -78,21 +78,5 @@ public final class BulkBenchmark {
                     .append(",\"Ok\":").append(seq % 7 != 0).append("}\n");
         }
         return b.toString().getBytes(StandardCharsets.UTF_8);
-    }
-
-    private static long count(LeanTableClient client, String table) {
-        long total = 0;
-        String nextPk = null;
-        String nextRk = null;
-        do {
-            LeanTableClient.Count c = client.count(table, null, nextPk, nextRk).join();
-            if (c.status() != 200) {
-                throw new IllegalStateException("count answered " + c.status());
-            }
-            total += c.value();
-            nextPk = c.nextPartitionKey();
-            nextRk = c.nextRowKey();
-        } while (nextPk != null);
-        return total;
     }
 }
