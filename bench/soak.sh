@@ -106,7 +106,7 @@ awk -v after="$FLAT_AFTER" -v requests="${requests:-0}" -v cpu_ms=$((CPU_END - C
   END {
     split("- - rss_mib threads fds rocksdb_mib", name, " ")
     printf "SOAK after %d s (%d samples):", after, n
-    for (i = 3; i <= 6; i++) printf " %s %s..%s (+%.1f %%)", name[i], lo[i], hi[i], lo[i] > 0 ? 100 * (hi[i] - lo[i]) / lo[i] : 0
+    for (i = 3; i <= 6; i++) printf " %s %s..%s (+%.1f %%)", name[i], lo[i], hi[i], (lo[i] > 0 ? 100 * (hi[i] - lo[i]) / lo[i] : 0)
     printf "\n"
     if (requests > 0) printf "SOAK server CPU %.0f s for %d requests: %.0f us per request\n", cpu_ms / 1000, requests, 1000 * cpu_ms / requests
   }' "$RUN_DIR/samples.txt"
