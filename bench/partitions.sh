@@ -37,6 +37,10 @@ for n in $COUNTS; do
   idle=$(awk -v ms=$(($(cpu_ms "$SERVER_PID") - c0)) -v s="$IDLE_SECONDS" 'BEGIN { printf "%.1f", ms / s / 10 }')
   echo "PARTITIONS $n ready_s $ready idle_cpu_percent $idle idle_rss_mib $(($(status_field "$SERVER_PID" VmRSS) / 1024))" \
     "threads $(status_field "$SERVER_PID" Threads) fds $(find "/proc/$SERVER_PID/fd" -mindepth 1 -maxdepth 1 | wc -l)"
+  # what it holds: the embedded broker's partitions (of every topic but its own __*), the RocksDB stores, the disk
+  data=${TEMP_DIRS[-1]}
+  echo "PARTITIONS $n broker_partitions $(find "$data/kafka" -mindepth 1 -maxdepth 1 -type d -name '*-[0-9]*' ! -name '__*' | wc -l)" \
+    "rocksdb_stores $(find "$data/streams" -type d -path '*/rocksdb/*' -prune | wc -l) data_mib $(du -sm "$data" | cut -f1)"
   run_client "$RUN_DIR/lean-$n.out" io.tablestream.bench.lean.LeanLoad \
     --endpoint "http://127.0.0.1:$PORT/devstoreaccount1" --target "partitions-$n" --workloads insert,read \
     --concurrency 16 --duration "${DURATION:-10}" --warmup 3 --server-pid "$SERVER_PID"
