@@ -40,7 +40,7 @@ for n in $COUNTS; do
   # what it holds: the embedded broker's partitions (of every topic but its own __*), the RocksDB stores, the disk
   data=${TEMP_DIRS[-1]}
   echo "PARTITIONS $n broker_partitions $(find "$data/kafka" -mindepth 1 -maxdepth 1 -type d -name '*-[0-9]*' ! -name '__*' | wc -l)" \
-    "rocksdb_stores $(find "$data/streams" -type d -path '*/rocksdb/*' -prune | wc -l) data_mib $(du -sm "$data" | cut -f1)"
+    "rocksdb_stores $(find "$data/streams" -mindepth 4 -maxdepth 4 -type d -path '*rocksdb/*' | wc -l) data_mib $(du -sm "$data" | cut -f1)"
   run_client "$RUN_DIR/lean-$n.out" io.tablestream.bench.lean.LeanLoad \
     --endpoint "http://127.0.0.1:$PORT/devstoreaccount1" --target "partitions-$n" --workloads insert,read \
     --concurrency 16 --duration "${DURATION:-10}" --warmup 3 --server-pid "$SERVER_PID"
