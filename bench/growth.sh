@@ -11,6 +11,8 @@
 #   bench/growth.sh load <size>           grow the table to <size> (server started, loaded, stopped)
 #   bench/growth.sh measure               measure at the current size (server started, measured, stopped)
 #                                         = measure-reads (all but the rebuild), then rebuild
+#   bench/growth.sh restart               restart after kill -9 at the current size, ROUNDS (2) times
+#                                         started as here and as run-server.sh starts it (AOT cache)
 #   bench/growth.sh chart [file.svg]      the table (markdown) and the chart of every size measured
 #   bench/growth.sh clean                 delete the data directory and the results
 #
@@ -32,7 +34,7 @@ DATA=$DIR/data
 RESULTS=$DIR/results.txt
 PORT=${PORT:-10002}
 ENDPOINT=http://127.0.0.1:$PORT/devstoreaccount1
-case "${1:-}" in load | measure | measure-reads | rebuild | all) mkdir -p "$DIR" ;; esac
+case "${1:-}" in load | measure | measure-reads | rebuild | restart | all) mkdir -p "$DIR" ;; esac
 
 build() {
   if [ "${SKIP_BUILD:-}" != 1 ] && [ -z "${BUILT:-}" ]; then
@@ -56,15 +58,25 @@ loaded_size() {
   echo "$n"
 }
 
-# Starts the server on $DATA; sets PID, and READY to the seconds it took to report ready.
+# Starts the server on $DATA; sets PID (the server's JVM), and READY to the seconds it took to report
+# ready. With START=run-server, through run-server.sh itself (its ahead-of-time cache included).
 start() {
-  local t0 t1
+  local t0 t1 launcher
   t0=$(date +%s.%N)
-  # shellcheck disable=SC2086 # the JVM options are words
-  TABLESTREAM_PORT=$PORT TABLESTREAM_DATA_DIR=$DATA "$JAVA_HOME/bin/java" ${JAVA_OPTS:-$(default_java_opts)} \
-    -cp "$(ls server/target/server-*.jar | head -n 1):$(cat server/target/classpath.txt)" io.tablestream.server.Main \
-    >>"$DIR/server.log" 2>&1 &
-  PID=$!
+  if [ "${START:-java}" = run-server ]; then
+    TABLESTREAM_PORT=$PORT TABLESTREAM_DATA_DIR=$DATA ./run-server.sh >>"$DIR/server.log" 2>&1 &
+    launcher=$!
+    until PID=$(pgrep -P "$launcher" java); do
+      kill -0 "$launcher" 2>/dev/null || { echo "run-server.sh ended (see $DIR/server.log)" >&2; exit 1; }
+      sleep 0.05
+    done
+  else
+    # shellcheck disable=SC2086 # the JVM options are words
+    TABLESTREAM_PORT=$PORT TABLESTREAM_DATA_DIR=$DATA "$JAVA_HOME/bin/java" ${JAVA_OPTS:-$(default_java_opts)} \
+      -cp "$(ls server/target/server-*.jar | head -n 1):$(cat server/target/classpath.txt)" io.tablestream.server.Main \
+      >>"$DIR/server.log" 2>&1 &
+    PID=$!
+  fi
   if ! await_ready 127.0.0.1 "$PORT" "$PID" 900; then
     echo "the server did not get ready (see $DIR/server.log)" >&2
     kill -9 "$PID" 2>/dev/null || true
@@ -147,6 +159,30 @@ rebuild() {
   trap - EXIT
 }
 
+# Restart after kill -9, ROUNDS (2) times each way in turn: started as this benchmark starts the
+# server (START=java: no ahead-of-time cache) and through run-server.sh (with its cache, made first).
+# Each round: a start, 10 s of idle, kill -9, and the start timed.
+restart() {
+  local n round how
+  n=$(loaded_size)
+  build
+  ./run-server.sh --prepare
+  trap 'kill -9 $PID 2>/dev/null || true' EXIT
+  for round in $(seq 1 "${ROUNDS:-2}"); do
+    for how in java run-server; do
+      START=$how start
+      sleep 10
+      kill -9 "$PID"
+      wait 2>/dev/null || true
+      START=$how start
+      record "$n" "restart-after-kill-$how" "$READY" s
+      stop
+      wait 2>/dev/null || true
+    done
+  done
+  trap - EXIT
+}
+
 chart() {
   build
   java -cp "bench/target/classes:$(cat bench/target/classpath.txt)" io.tablestream.bench.lean.GrowthChart \
@@ -158,11 +194,12 @@ case "${1:-}" in
   measure) measure; rebuild ;;
   measure-reads) measure ;;
   rebuild) rebuild ;;
+  restart) restart ;;
   chart) chart "${2:-}" ;;
   clean) rm -rf "$DATA" "$RESULTS" "$DIR/size" "$DIR/server.log" ;;
   all)
     shift
     for s in "$@"; do load "$s"; measure; rebuild; done
     chart ;;
-  *) sed -n '2,24p' "$0"; exit 2 ;;
+  *) sed -n '2,26p' "$0"; exit 2 ;;
 esac

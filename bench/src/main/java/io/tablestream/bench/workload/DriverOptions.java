@@ -12,10 +12,11 @@ import java.util.Set;
  * @param size entities loaded before measuring
  * @param partitions PartitionKeys of the loaded table
  * @param serverPid the server's process, for its resident memory; 0 for none
+ * @param interval how often the mixed workload prints its latencies so far (ZERO: only at its end)
  */
 record DriverOptions(String target, String connectionString, long size, int partitions, Set<Workload> workloads,
                      Duration warmUp, Duration duration, long maxOperations, int loadThreads, long serverPid,
-                     String tableName, long seed) {
+                     String tableName, long seed, Duration interval) {
 
 
     static final String USAGE = """
@@ -35,6 +36,8 @@ record DriverOptions(String target, String connectionString, long size, int part
               --target NAME             name in the RESULT lines (default: target)
               --table NAME              table to create (default Bench<random>); it must not exist
               --seed S                  random seed of the read keys (default 42)
+              --interval SECONDS        mixed-200t: also print each interval's rates, latencies and
+                                        server errors so far (INTERVAL lines; default 0: none)
             """.formatted(String.join(", ", Workload.labels()));
 
     static DriverOptions parse(String[] args) {
@@ -53,6 +56,7 @@ record DriverOptions(String target, String connectionString, long size, int part
         long pid = 0;
         String table = null;
         long seed = 42;
+        double interval = 0;
         for (int i = 0; i < args.length; i++) {
             String name = args[i];
             if (name.equals("--help") || name.equals("-h")) {
@@ -78,6 +82,7 @@ record DriverOptions(String target, String connectionString, long size, int part
                 case "--server-pid" -> pid = Long.parseLong(value);
                 case "--table" -> table = value;
                 case "--seed" -> seed = Long.parseLong(value);
+                case "--interval" -> interval = Double.parseDouble(value);
                 default -> throw new IllegalArgumentException("unknown option " + name);
             }
         }
@@ -98,11 +103,11 @@ record DriverOptions(String target, String connectionString, long size, int part
         if (table == null) {
             table = "Bench" + Long.toString(System.currentTimeMillis(), 36);
         }
-        if (loadThreads < 1 || maxOperations < 1 || duration <= 0 || warmUp < 0) {
+        if (loadThreads < 1 || maxOperations < 1 || duration <= 0 || warmUp < 0 || interval < 0) {
             throw new IllegalArgumentException("--load-threads, --max-ops and --duration must be positive");
         }
         return new DriverOptions(target, connectionString, size, partitions, workloads, seconds(warmUp),
-                seconds(duration), maxOperations, loadThreads, pid, table, seed);
+                seconds(duration), maxOperations, loadThreads, pid, table, seed, seconds(interval));
     }
 
     private static Duration seconds(double s) {

@@ -20,12 +20,17 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The workload driver: the official Azure Tables SDK for Java against any Table service endpoint
@@ -490,54 +495,100 @@ public final class WorkloadDriver {
                 updated.add(t[0] + "/" + t[1]);
             }
         }
-        WorkloadResult result = TimedRun.run(workload.label(), workload.unit(), threads, options.bounds(),
-                new AtomicLong(), k -> {
-                    SplittableRandom random = random(workload, k);
-                    double r = random.nextDouble();
-                    long t0 = System.nanoTime();
-                    TimedRun.Done done;
-                    if (r < 0.5) {
-                        int p = random.nextInt(layout.partitions());
-                        String pk = layout.loadedPartition(p);
-                        String rk = KeyLayout.rowKey(random.nextLong(layout.rowsIn(p)));
-                        Response<TableEntity> response = table.getEntityWithResponse(pk, rk, null, TIMEOUT, null);
-                        done = new TimedRun.Done(1, () -> {
-                            expectStatus(workload.label(), response, 200);
-                            if (!updated.contains(pk + "/" + rk)) {
-                                SyntheticEntities.check(workload.label(), response.getValue(), pk, rk,
-                                        SyntheticEntities.properties(pk, rk));
-                            }
-                        });
-                    } else {
-                        Response<Void> response;
-                        if (r < 0.7) {
-                            long n = inserts.getAndIncrement();
-                            String pk = KeyLayout.partitionKey("mixed", n % layout.partitions());
-                            response = table.createEntityWithResponse(SyntheticEntities.entity(pk,
-                                    KeyLayout.rowKey(n / layout.partitions())), TIMEOUT, null);
+        AtomicReference<Percentiles[]> window = new AtomicReference<>(new Percentiles[] {new Percentiles(),
+                new Percentiles()});
+        ScheduledExecutorService reporter = intervalReporter(workload, measureFrom, window);
+        WorkloadResult result;
+        try {
+            result = TimedRun.run(workload.label(), workload.unit(), threads, options.bounds(),
+                    new AtomicLong(), k -> {
+                        SplittableRandom random = random(workload, k);
+                        double r = random.nextDouble();
+                        long t0 = System.nanoTime();
+                        TimedRun.Done done;
+                        if (r < 0.5) {
+                            int p = random.nextInt(layout.partitions());
+                            String pk = layout.loadedPartition(p);
+                            String rk = KeyLayout.rowKey(random.nextLong(layout.rowsIn(p)));
+                            Response<TableEntity> response = table.getEntityWithResponse(pk, rk, null, TIMEOUT, null);
+                            done = new TimedRun.Done(1, () -> {
+                                expectStatus(workload.label(), response, 200);
+                                if (!updated.contains(pk + "/" + rk)) {
+                                    SyntheticEntities.check(workload.label(), response.getValue(), pk, rk,
+                                            SyntheticEntities.properties(pk, rk));
+                                }
+                            });
                         } else {
-                            int n = random.nextInt(10_000);
-                            String pk = KeyLayout.partitionKey("mixedu", n % layout.partitions());
-                            response = table.upsertEntityWithResponse(SyntheticEntities.entity(pk, KeyLayout.rowKey(n)),
-                                    r < 0.85 ? TableEntityUpdateMode.REPLACE : TableEntityUpdateMode.MERGE, TIMEOUT, null);
+                            Response<Void> response;
+                            if (r < 0.7) {
+                                long n = inserts.getAndIncrement();
+                                String pk = KeyLayout.partitionKey("mixed", n % layout.partitions());
+                                response = table.createEntityWithResponse(SyntheticEntities.entity(pk,
+                                        KeyLayout.rowKey(n / layout.partitions())), TIMEOUT, null);
+                            } else {
+                                int n = random.nextInt(10_000);
+                                String pk = KeyLayout.partitionKey("mixedu", n % layout.partitions());
+                                response = table.upsertEntityWithResponse(
+                                        SyntheticEntities.entity(pk, KeyLayout.rowKey(n)),
+                                        r < 0.85 ? TableEntityUpdateMode.REPLACE : TableEntityUpdateMode.MERGE,
+                                        TIMEOUT, null);
+                            }
+                            done = new TimedRun.Done(1, () -> {
+                                expectStatus(workload.label(), response, 204);
+                                etagHeader(workload.label(), response);
+                            });
                         }
-                        done = new TimedRun.Done(1, () -> {
-                            expectStatus(workload.label(), response, 204);
-                            etagHeader(workload.label(), response);
-                        });
-                    }
-                    long t1 = System.nanoTime();
-                    if (t0 >= measureFrom) {
-                        (r < 0.5 ? reads : writes).add(t1 - t0);
-                    }
-                    return done;
-                });
+                        long t1 = System.nanoTime();
+                        if (t0 >= measureFrom) {
+                            (r < 0.5 ? reads : writes).add(t1 - t0);
+                            window.get()[r < 0.5 ? 0 : 1].add(t1 - t0);
+                        }
+                        return done;
+                    });
+        } finally {
+            if (reporter != null) {
+                reporter.shutdownNow();
+            }
+        }
         for (String kind : List.of("reads", "writes")) {
             Percentiles p = kind.equals("reads") ? reads : writes;
             report(new WorkloadResult(workload.label() + "-" + kind, workload.unit(), p.count() / result.seconds(),
                     p.millis(50), p.millis(99), p.count(), p.count(), result.seconds()));
         }
         return result;
+    }
+
+    /**
+     * With {@code --interval}: a thread printing, every interval of the measured period, the reads'
+     * and writes' rates and latencies over that interval and the server errors counted so far:
+     * {@code INTERVAL <target> <workload> <seconds measured> <reads/s> <read p50 ms> <read p99 ms>
+     * <writes/s> <write p50 ms> <write p99 ms> <server errors> <transport errors>} (the errors since
+     * the run began, retried attempts included). Null without the option.
+     */
+    private ScheduledExecutorService intervalReporter(Workload workload, long measureFrom,
+                                                      AtomicReference<Percentiles[]> window) {
+        long every = options.interval().toNanos();
+        if (every <= 0) {
+            return null;
+        }
+        ScheduledExecutorService reporter = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, workload.label() + "-interval");
+            t.setDaemon(true);
+            return t;
+        });
+        AtomicLong windowStart = new AtomicLong(measureFrom);
+        reporter.scheduleAtFixedRate(() -> {
+            long now = System.nanoTime();
+            Percentiles[] w = window.getAndSet(new Percentiles[] {new Percentiles(), new Percentiles()});
+            double seconds = Math.max(1e-9, (now - windowStart.getAndSet(now)) / 1e9);
+            System.out.printf(Locale.ROOT, "INTERVAL %s %s %.0f %.1f %.3f %.3f %.1f %.3f %.3f %d %d%n",
+                    options.target(), workload.label(), (now - measureFrom) / 1e9,
+                    w[0].count() / seconds, w[0].millis(50), w[0].millis(99),
+                    w[1].count() / seconds, w[1].millis(50), w[1].millis(99),
+                    errors.serverErrors(), errors.transportErrors());
+            System.out.flush();
+        }, Math.max(0, measureFrom - System.nanoTime()) + every, every, TimeUnit.NANOSECONDS);
+        return reporter;
     }
 
     /**
