@@ -1,5 +1,6 @@
-# Sourced by run-server.sh, run-cluster.sh and the benchmarks: finds the JDK they all use,
-# so that no JAVA_HOME needs setting by hand. The newest JDK of feature version 25 or later wins
+# Sourced by run-server.sh, run-cluster.sh, the benchmarks and mvnw (so the README's test command and
+# .ci/run): finds the JDK they all use, so that no JAVA_HOME needs setting by hand and the tests run
+# on the JDK the server runs on. The newest JDK of feature version 25 or later wins
 # (its ahead-of-time cache starts the server warm, see docs/performance.md); where there is none,
 # any JDK 17 or later (the build's minimum).
 #

@@ -20,6 +20,12 @@
 # writers also the commands the command log sent per write and the CPU by group of threads
 # (threads.py: HTTP, responders, stream threads, producers, broker, GC, JIT) per write.
 #
+# Two more measures, each when asked for: FEED=<seconds> the change feed's latency (feed-latency.py:
+# from a write's answer to its change in a long-polling reader's answer), alone and beside 16 writers;
+# CRASH=1 a kill -9 of the server with 16 writes in flight, then the same server started again on
+# its data: seconds to ready and to having replayed the commands answered but not yet committed
+# (caught-up.py). A measure given 0 seconds (W16=0, ...) is skipped.
+#
 # Environment: ENTITIES (100000), WARM_WRITES (120), WARM_READS (20), W16 (20), W1 (10), G16 (10),
 # JAVA_OPTS (-Xmx1g), PROFILE_ALL (empty; cpu or alloc: async-profiler over the 16-writer measure of
 # every variant, its collapsed stacks beside the results; a variant's own profile=cpu|alloc does it
@@ -29,7 +35,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 ENTITIES=${ENTITIES:-100000} WARM_WRITES=${WARM_WRITES:-120} WARM_READS=${WARM_READS:-20}
-W16=${W16:-20} W1=${W1:-10} G16=${G16:-10}
+W16=${W16:-20} W1=${W1:-10} G16=${G16:-10} FEED=${FEED:-0} CRASH=${CRASH:-}
 JAVA_OPTS=${JAVA_OPTS:--Xmx1g}
 OUT=${OUT:-$root/bench/target/variants/$(date +%Y%m%d-%H%M%S)}
 # the account SAS and table that put.lua and get.lua read (cpu-per-op.sh makes the same when unset)
@@ -84,6 +90,19 @@ profile() { # start|stop <file>
   fi
 }
 
+# The variant's server on its port and data directory, its output appended to $1.
+start_tablestream() {
+  # shellcheck disable=SC2086
+  java $JAVA_OPTS -Dtablestream.port=$port -Dtablestream.data-dir="$data" -Dtablestream.console=off \
+      "${props[@]}" -cp "$cp_line" io.tablestream.server.Main >> "$1" 2>&1 &
+  server_pid=$!
+}
+
+# A measure of wrk with cpu-per-op.sh, or "skipped" when its seconds are 0.
+measure() { # <script> <connections> <seconds>
+  if [ "$3" -gt 0 ]; then "$here/cpu-per-op.sh" "$server_pid" "$base" "$@"; else echo skipped; fi
+}
+
 azurite_dir=${AZURITE_DIR:-$root/bench/.azurite}
 start_azurite() { # <port> <log>
   if [ ! -x "$azurite_dir/node_modules/.bin/azurite-table" ]; then
@@ -121,21 +140,18 @@ for spec in "$@"; do
   if [ "$name" = azurite ]; then
     start_azurite "$port" "$OUT/$name.log" || { echo "azurite: did not start (log: $OUT/$name.log)"; stop_server; continue; }
   else
-    # shellcheck disable=SC2086
-    java $JAVA_OPTS -Dtablestream.port=$port -Dtablestream.data-dir="$data" -Dtablestream.console=off \
-        "${props[@]}" -cp "$cp_line" io.tablestream.server.Main > "$OUT/$name.log" 2>&1 &
-    server_pid=$!
+    start_tablestream "$OUT/$name.log"
   fi
   if [ "$name" != azurite ] && ! await_ready 127.0.0.1 "$port" "$server_pid" 180; then
     echo "$name: the server did not get ready (log: $OUT/$name.log)"; stop_server; continue
   fi
   python3 "$here/load.py" "$base" bench "$ENTITIES" > /dev/null
-  wrk -t2 -c16 -d"${WARM_WRITES}s" -s "$here/put.lua" "$base" > /dev/null
-  ENTITIES=$ENTITIES wrk -t2 -c16 -d"${WARM_READS}s" -s "$here/get.lua" "$base" > /dev/null
+  [ "$WARM_WRITES" -eq 0 ] || wrk -t2 -c16 -d"${WARM_WRITES}s" -s "$here/put.lua" "$base" > /dev/null
+  [ "$WARM_READS" -eq 0 ] || ENTITIES=$ENTITIES wrk -t2 -c16 -d"${WARM_READS}s" -s "$here/get.lua" "$base" > /dev/null
   profile start
   sent_before=$(commands_sent "$base" 2>/dev/null || echo 0)
   [ "$name" = azurite ] || python3 "$here/threads.py" snapshot "$server_pid" "$OUT/$name-threads-before.json" || true
-  w16=$("$here/cpu-per-op.sh" "$server_pid" "$base" put.lua 16 "$W16")
+  w16=$(measure put.lua 16 "$W16")
   [ "$name" = azurite ] || python3 "$here/threads.py" snapshot "$server_pid" "$OUT/$name-threads-after.json" || true
   sent=$(( $(commands_sent "$base" 2>/dev/null || echo 0) - sent_before ))
   profile stop "$OUT/$name-$PROFILE.collapsed"
@@ -144,14 +160,43 @@ for spec in "$@"; do
   by_thread=""
   [ "$name" = azurite ] || by_thread=$(python3 "$here/threads.py" diff "$OUT/$name-threads-before.json" \
       "$OUT/$name-threads-after.json" "$writes" 2>/dev/null || true)
-  w1=$("$here/cpu-per-op.sh" "$server_pid" "$base" put.lua 1 "$W1")
-  g16=$(ENTITIES=$ENTITIES "$here/cpu-per-op.sh" "$server_pid" "$base" get.lua 16 "$G16")
+  w1=$(measure put.lua 1 "$W1")
+  g16=$(ENTITIES=$ENTITIES measure get.lua 16 "$G16")
+  feed_alone="" feed_loaded="" crash=""
+  if [ "$FEED" -gt 0 ] && [ "$name" != azurite ]; then
+    feed_alone=$(python3 "$here/feed-latency.py" "$base" feedprobe "$FEED" 2>&1 || true)
+    wrk -t2 -c16 -d"$((FEED + 2))s" -s "$here/put.lua" "$base" > /dev/null &
+    load_pid=$!
+    sleep 1
+    feed_loaded=$(python3 "$here/feed-latency.py" "$base" feedprobe "$FEED" 2>&1 || true)
+    wait "$load_pid" || true
+  fi
+  if [ -n "$CRASH" ] && [ "$name" != azurite ]; then
+    # kill -9 with 16 writes in flight, then the same server again on its data: time to ready and
+    # to have replayed what was answered but not committed
+    wrk -t2 -c16 -d8s -s "$here/put.lua" "$base" > /dev/null 2>&1 &
+    load_pid=$!
+    sleep 5
+    kill -KILL "$server_pid"; wait "$server_pid" 2>/dev/null || true
+    wait "$load_pid" 2>/dev/null || true
+    started=$(date +%s.%N)
+    start_tablestream "$OUT/$name.log"
+    if await_ready 127.0.0.1 "$port" "$server_pid" 180; then
+      crash="ready $(awk -v a="$started" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }') s after the restart, "
+      crash+=$(python3 "$here/caught-up.py" "$base" 60 2>&1 || true)
+    else
+      crash="not ready within 180 s after the restart"
+    fi
+  fi
   {
     echo "$name ($settings) load average $(cut -d' ' -f1-3 /proc/loadavg)"
     echo "  writes 16 in flight: $w16"
     [ -z "$by_thread" ] || echo "    $by_thread"
     echo "  writes 1 in flight:  $w1"
     echo "  point GET 16 conns:  $g16"
+    [ -z "$feed_alone" ] || echo "  change feed, alone:  $feed_alone"
+    [ -z "$feed_loaded" ] || echo "  change feed, beside 16 writers: $feed_loaded"
+    [ -z "$crash" ] || echo "  kill -9 beside 16 writers, restart: $crash"
   } | tee -a "$OUT/results.txt"
   stop_server
   rm -rf "$data"

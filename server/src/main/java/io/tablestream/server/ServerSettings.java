@@ -40,9 +40,10 @@ public final class ServerSettings {
             "Stream threads of this instance (two: one processes while the other commits).");
     public static final Setting<Integer> STANDBY_REPLICAS = Setting.integer("standby-replicas", 0,
             "Warm copies of each store kept on other instances, for fast fail-over.");
-    public static final Setting<Integer> COMMIT_INTERVAL_MS = Setting.integer("commit-interval-ms", 100,
-            "Longest a task goes without committing (the change feed's latency). Table changes are committed right"
-                    + " away; so is every awaited write when answer-at-decision is off.");
+    public static final Setting<Integer> COMMIT_INTERVAL_MS = Setting.integer("commit-interval-ms", 500,
+            "Longest a task goes without committing: the change feed's latency (a change shows up to this long after"
+                    + " its write was answered), and what a crash leaves to replay. Fewer commits make writes cheaper."
+                    + " Table changes are committed right away; so is every awaited write when answer-at-decision is off.");
     public static final Setting<Boolean> ANSWER_AT_DECISION = Setting.flag("answer-at-decision", true,
             "Answer a sync write as soon as its outcome is decided (decisions are deterministic, so a replay after a"
                     + " crash decides the same), committing in groups; false waits for each write's commit (slower).");

@@ -77,7 +77,10 @@ public final class TablestreamServerExtension implements ParameterResolver {
                     // far below the default, so tests with a few thousand rows meet short and empty pages
                     ServerSettings.QUERY_ROW_BUDGET, 2_000,
                     // a sweep round every half second (default 5 s), so tests see deleted rows reclaimed soon
-                    ServerSettings.SWEEP_INTERVAL_MS, 500)));
+                    ServerSettings.SWEEP_INTERVAL_MS, 500,
+                    // a commit every 100 ms (default 500), so tests that read the change feed wait less for it;
+                    // the crash and cluster tests run their own servers with the default
+                    ServerSettings.COMMIT_INTERVAL_MS, 100)));
             return new ServerResource(new RunningServer(server, kafka, dataDir));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
