@@ -58,6 +58,23 @@ public final class Main implements Callable<Integer> {
         return new TableServiceHttp(account());
     }
 
+    /** A failure in words: the command's own message, or what failed (a file, a host), never an exception's name. */
+    String describe(Throwable e) {
+        Throwable cause = CallFailure.unwrap(e);
+        for (Throwable t = cause; t != null; t = t.getCause()) {
+            if (t instanceof TransferException || t instanceof IllegalArgumentException) {
+                return t.getMessage();
+            }
+        }
+        String endpoint;
+        try {
+            endpoint = account().endpoint();
+        } catch (IllegalArgumentException unparsable) {
+            endpoint = "(no endpoint)";
+        }
+        return CallFailure.describe(cause, endpoint);
+    }
+
     Progress.Style progressStyle() {
         return progress != null ? progress : Progress.defaultStyle();
     }
@@ -103,13 +120,7 @@ public final class Main implements Callable<Integer> {
         CommandLine cli = new CommandLine(main).setCaseInsensitiveEnumValuesAllowed(true)
                 .setOut(new java.io.PrintWriter(out, true)).setErr(new java.io.PrintWriter(err, true))
                 .setExecutionExceptionHandler((e, commandLine, parseResult) -> {
-                    Throwable cause = e;
-                    while (cause.getCause() != null && !(cause instanceof TransferException)
-                            && !(cause instanceof IllegalArgumentException)) {
-                        cause = cause.getCause();
-                    }
-                    commandLine.getErr().println("tablestream: " + (cause instanceof TransferException
-                            || cause instanceof IllegalArgumentException ? cause.getMessage() : cause.toString()));
+                    commandLine.getErr().println("tablestream: " + main.describe(e));
                     return 1;
                 });
         return cli.execute(args);

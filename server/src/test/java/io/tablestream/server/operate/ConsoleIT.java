@@ -21,6 +21,7 @@ import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Semaphore;
@@ -61,6 +62,7 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ConsoleIT {
     private static final Path SCREENSHOTS = Path.of("target", "console-screenshots");
+    private static final Path DOWNLOADS = Path.of("target", "console-downloads").toAbsolutePath();
     /** Tables of the timed first page: 10,000 with -Dconsole.tables=10000 (creating them takes over a minute here). */
     private static final int MANY_TABLES = Integer.getInteger("console.tables", 1_000);
 
@@ -90,6 +92,9 @@ class ConsoleIT {
         wait = new WebDriverWait(browser, Duration.ofSeconds(30));
         console = "http://127.0.0.1:" + server.port() + "/_console/";
         Files.createDirectories(SCREENSHOTS);
+        Files.createDirectories(DOWNLOADS);
+        browser.executeCdpCommand("Browser.setDownloadBehavior", Map.of("behavior", "allow",
+                "downloadPath", DOWNLOADS.toString()));
     }
 
     @AfterAll
@@ -166,6 +171,7 @@ class ConsoleIT {
         signIn("devstoreaccount1", EmulatorAccount.KEY);
 
         assertThat(find("h1").getText()).isEqualTo("Tables");
+        assertThat(find("nav.pager").getText()).isEqualTo("Page 1");
         assertThat(browser.findElement(By.id("who")).getText()).isEqualTo("devstoreaccount1 (account key)");
         screenshot("02-tables");
     }
@@ -298,10 +304,13 @@ class ConsoleIT {
         screenshot("08-cluster");
 
         go("#/metrics", "metrics");
-        wait.until(d -> browser.findElements(By.cssSelector("figure.chart[data-points='3']")).size() == 8);
-        assertThat(find("figure[data-chart='requests'] .latest").getText()).endsWith("/s");
-        assertThat(find("figure[data-chart='heap'] .latest").getText()).endsWith(" MiB").isNotEqualTo("0.00 MiB");
-        assertThat(find("figure[data-chart='requests'] polyline").getAttribute("points")).isNotBlank();
+        // the server keeps the last minutes: the charts show them on arrival, with time axes and units
+        wait.until(d -> browser.findElements(By.cssSelector("figure.chart canvas")).size() == 6);
+        assertThat(find("figure[data-chart='requests'] figcaption").getText()).startsWith("Requests answered (req/s)");
+        assertThat(Integer.parseInt(find("figure[data-chart='requests']").getAttribute("data-points"))).isGreaterThan(1);
+        assertThat(find("figure[data-chart='latency'] .latest").getText()).contains("p99").endsWith("ms");
+        assertThat(find("figure[data-chart='memory'] .latest").getText()).contains("Java heap used").doesNotContain("—");
+        assertThat(find("figure[data-chart='requests'] .u-axis").isDisplayed()).isTrue();
         screenshot("09-metrics");
     }
 
@@ -351,6 +360,206 @@ class ConsoleIT {
                 MANY_TABLES, times.stream().map(t -> String.format("%.0f", t)).toList(), best);
         assertThat(best).isLessThan(Boolean.getBoolean("console.strict") ? 200 : 2000);
         signIn("devstoreaccount1", EmulatorAccount.KEY);
+    }
+
+    // ---------------------------------------------------------------- errors where the user looks
+
+    @Test
+    @Order(8)
+    void showsAQueryErrorInPlaceOfTheRowsAndForgetsABrokenFilter(TableServiceClient service) throws IOException {
+        String name = TableNames.unique("Errors");
+        TableClient table = service.createTable(name);
+        for (int i = 0; i < 15; i++) {
+            table.createEntity(new TableEntity("p", String.format("r%02d", i)).addProperty("Total", i * 10.0));
+        }
+        go("#/table/" + name, "table");
+        type("#filter", "Total gt 100.0");
+        awaitView("table", () -> find("#run-query").click());
+        assertThat(rows()).containsExactly("r11", "r12", "r13", "r14");
+
+        type("#filter", "Total gt (");
+        awaitView("table", () -> find("#run-query").click());
+        assertThat(find("#results .error").getText()).startsWith("400");
+        assertThat(rows()).isEmpty();
+        screenshot("12-query-error");
+
+        // reopened, the table runs the last query that worked, not the broken one
+        go("#/tables", "tables");
+        go("#/table/" + name, "table");
+        assertThat(find("#filter").getAttribute("value")).isEqualTo("Total gt 100.0");
+        assertThat(rows()).containsExactly("r11", "r12", "r13", "r14");
+
+        // an error after paging: in place of the rows, not only in the banner
+        type("#filter", "");
+        new Select(find("#top")).selectByValue("10");
+        awaitView("table", () -> find("#run-query").click());
+        service.deleteTable(name);
+        awaitView("table", () -> find("#next-page").click());
+        assertThat(find("#results .error").getText()).startsWith("404");
+        assertThat(rows()).isEmpty();
+    }
+
+    // ---------------------------------------------------------------- history, point in time, count
+
+    @Test
+    @Order(9)
+    void showsAnEntitysHistoryWithDiffsAPointInTimeViewAndCounts(TableServiceClient service) throws Exception {
+        String name = TableNames.unique("Audit");
+        go("#/tables", "tables");
+        type("#new-table", name);
+        type("#new-retention", "86400");
+        awaitView("tables", () -> find("#create-table button").click());
+        type("#prefix", name);
+        awaitView("tables", () -> find("form[role=search] button").click());
+        assertThat(find("#tables tr[data-table='" + name + "'] td.retention").getText()).isEqualTo("1 day");
+
+        TableClient table = service.getTableClient(name);
+        table.createEntity(new TableEntity("orders", "o1").addProperty("Status", "open").addProperty("Total", 10.0));
+        // a time after the insert was answered and before the replace: as a UTC time of millisecond precision
+        String between = java.time.Instant.now().truncatedTo(java.time.temporal.ChronoUnit.MILLIS).toString();
+        table.updateEntity(new TableEntity("orders", "o1").addProperty("Status", "paid").addProperty("Total", 10.0)
+                .addProperty("PaidBy", "card"), com.azure.data.tables.models.TableEntityUpdateMode.REPLACE);
+        table.createEntity(new TableEntity("orders", "o2").addProperty("Status", "open"));
+
+        go("#/history/" + name + "/orders/o1", "history");
+        List<WebElement> versions = browser.findElements(By.cssSelector("table.versions > tbody > tr"));
+        assertThat(versions).extracting(v -> v.getAttribute("data-operation")).containsExactly("Replaced", "Inserted");
+        assertThat(versions.get(0).getText()).contains("SharedKey devstoreaccount1");
+        assertThat(find("#diff-0 tr[data-property='Status'] td.before").getText()).isEqualTo("open");
+        assertThat(find("#diff-0 tr[data-property='Status'] td.after").getText()).isEqualTo("paid");
+        assertThat(find("#diff-0 tr[data-property='PaidBy']").getAttribute("data-change")).isEqualTo("added");
+        assertThat(find("#compare-diff tr[data-property='Status'] td.after").getText()).isEqualTo("paid");
+        screenshot("13-history");
+
+        go("#/entity/" + name + "/orders/o1?asOf=" + between, "entity");
+        assertThat(find("#properties tr[data-property='Status'] .property-value").getText()).isEqualTo("open");
+        assertThat(browser.findElements(By.cssSelector("#properties tr[data-property='PaidBy']"))).isEmpty();
+
+        go("#/table/" + name, "table");
+        type("#as-of", between);
+        awaitView("table", () -> find("#run-query").click());
+        assertThat(rows()).containsExactly("o1");
+        assertThat(find("#results caption").getText()).contains("as of " + between);
+        type("#as-of", "");
+        type("#filter", "Status eq 'open'");
+        awaitView("count", () -> find("#count").click());
+        assertThat(find("#count-result").getText()).isEqualTo("1 entity matches");
+        type("#filter", "");
+        awaitView("count", () -> find("#count").click());
+        assertThat(find("#count-result").getText()).isEqualTo("2 entities match");
+        screenshot("14-point-in-time-and-count");
+    }
+
+    // ---------------------------------------------------------------- change feed, indexes, SAS
+
+    @Test
+    @Order(10)
+    void followsTheChangeFeedManagesIndexesAndMakesAWorkingSas(TableServiceClient service) throws Exception {
+        String name = TableNames.unique("Live");
+        TableClient table = service.createTable(name);
+        go("#/changes/" + name, "changes");
+        wait.until(d -> find("#feed-message").getText().startsWith("Following"));
+        table.createEntity(new TableEntity("device-1", "t1").addProperty("Celsius", 21.5));
+        table.upsertEntity(new TableEntity("device-1", "t1").addProperty("Celsius", 22.0));
+        wait.until(d -> browser.findElements(By.cssSelector("#feed tbody tr")).size() == 2);
+        assertThat(browser.findElements(By.cssSelector("#feed tbody tr"))).extracting(r -> r.getAttribute("data-operation"))
+                .containsExactly("Merged", "Inserted");
+        screenshot("15-change-feed");
+
+        go("#/indexes/" + name, "indexes");
+        type("#index-name", "ByCelsius");
+        type("#index-property", "Celsius");
+        awaitView("indexes", () -> find("#create-index button").click());
+        wait.until(d -> "Ready".equals(find("#indexes tr[data-index='ByCelsius']").getAttribute("data-state")));
+        screenshot("16-indexes");
+        awaitView("indexes", () -> {
+            find("#indexes tr[data-index='ByCelsius'] button.danger").click();
+            browser.switchTo().alert().accept();
+        });
+        wait.until(d -> browser.findElements(By.cssSelector("#indexes tr[data-index='ByCelsius']")).isEmpty());
+
+        go("#/sas/" + name, "sas");
+        find("#sas-a").click();
+        type("#sas-spk", "device-1");
+        type("#sas-epk", "device-1");
+        awaitView("sas", () -> find("#make-sas").click());
+        String url = find("#sas-url").getAttribute("value");
+        screenshot("17-sas");
+        java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
+        java.net.http.HttpResponse<String> read = http.send(java.net.http.HttpRequest.newBuilder(
+                java.net.URI.create(url.replace("/" + name + "?", "/" + name + "()?"))).header("Accept", "application/json;odata=nometadata")
+                .header("x-ms-version", "2019-02-02").build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+        assertThat(read.statusCode()).as(read.body()).isEqualTo(200);
+        assertThat(read.body()).contains("\"RowKey\":\"t1\"");
+        java.net.http.HttpResponse<String> delete = http.send(java.net.http.HttpRequest.newBuilder(
+                java.net.URI.create(url.replace("/" + name + "?", "/" + name + "(PartitionKey='device-1',RowKey='t1')?")))
+                .DELETE().header("If-Match", "*").header("x-ms-version", "2019-02-02").build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString());
+        assertThat(delete.statusCode()).as("a SAS without d cannot delete").isEqualTo(403);
+    }
+
+    // ---------------------------------------------------------------- export, import, columns, deletes
+
+    @Test
+    @Order(11)
+    void exportsTheQueryImportsAnUnsortedFileAndDeletesSelectedRowsAndPartitions(TableServiceClient service) throws Exception {
+        String name = TableNames.unique("Move");
+        TableClient table = service.createTable(name);
+        for (int i = 0; i < 5; i++) {
+            table.createEntity(new TableEntity("a", "r" + i).addProperty("Count", (long) i << 40).addProperty("Note", "x,\"y\""));
+        }
+        go("#/table/" + name, "table");
+        Path jsonl = DOWNLOADS.resolve(name + ".jsonl");
+        Path csv = DOWNLOADS.resolve(name + ".csv");
+        Files.deleteIfExists(jsonl);
+        Files.deleteIfExists(csv);
+        awaitView("export", () -> find("#export-jsonl").click());
+        awaitView("export", () -> find("#export-csv").click());
+        wait.until(d -> Files.exists(jsonl) && Files.exists(csv));
+        List<String> lines = Files.readAllLines(jsonl);
+        assertThat(lines).hasSize(5);
+        assertThat(lines.get(1)).contains("\"Count@odata.type\":\"Edm.Int64\"", "\"Count\":\"1099511627776\"")
+                .doesNotContain("odata.etag");
+        assertThat(Files.readAllLines(csv).get(0)).isEqualTo("PartitionKey,RowKey,Timestamp,Count,Count@type,Note,Note@type");
+
+        // an unsorted file: grouped by PartitionKey in the page
+        Path upload = DOWNLOADS.resolve(name + "-upload.jsonl");
+        StringBuilder unsorted = new StringBuilder();
+        for (int i = 0; i < 30; i++) {
+            unsorted.append("{\"PartitionKey\":\"").append("bcd".charAt(i % 3)).append("\",\"RowKey\":\"u").append(i)
+                    .append("\",\"Size\":").append(i).append("}\n");
+        }
+        Files.writeString(upload, unsorted);
+        awaitView("import", () -> browser.findElement(By.id("import-file")).sendKeys(upload.toString()));
+        assertThat(find("#transfer-status").getText()).isEqualTo("Imported 30 entities from " + upload.getFileName() + ".");
+        assertThat(table.listEntities().stream().count()).isEqualTo(35);
+
+        // columns: hide one
+        find("#columns summary").click();
+        find("#columns input[data-column='Note']").click();
+        assertThat(browser.findElements(By.cssSelector("#results td[data-property='Note']"))).isEmpty();
+        assertThat(browser.findElements(By.cssSelector("#results td[data-property='Count']"))).isNotEmpty();
+
+        // multi-select delete
+        find("#results tr[data-rk='r0'] input[type=checkbox]").click();
+        find("#results tr[data-rk='r1'] input[type=checkbox]").click();
+        assertThat(find("#delete-selected").getText()).isEqualTo("Delete 2 selected");
+        screenshot("18-selected");
+        awaitView("table", () -> {
+            find("#delete-selected").click();
+            browser.switchTo().alert().accept();
+        });
+        assertThat(table.listEntities().stream().map(TableEntity::getRowKey)).doesNotContain("r0", "r1").hasSize(33);
+
+        type("#partition-pk", "b");
+        awaitView("partition-deleted", () -> {
+            find("#delete-partition button").click();
+            browser.switchTo().alert().accept();
+        });
+        assertThat(table.listEntities().stream().map(TableEntity::getPartitionKey)).doesNotContain("b").hasSize(23);
+        Files.deleteIfExists(jsonl);
+        Files.deleteIfExists(csv);
+        Files.deleteIfExists(upload);
     }
 
     /** Creates {@code n} tables in the account (64 requests in flight), unless it has them already. */
