@@ -221,8 +221,7 @@ export class Account {
     do {
       const query = { '$filter': filter, asOf };
       if (next) Object.assign(query, next);
-      const r = await this.send('GET', this.tablePath(`/${encodeURIComponent(table)}()/$count`), { query,
-        headers: { Accept: 'text/plain' } });
+      const r = await this.send('GET', this.tablePath(`/${encodeURIComponent(table)}()/$count`), { query });
       total += Number(r.text.trim());
       const pk = r.headers.get('x-ms-continuation-NextPartitionKey');
       next = pk ? { NextPartitionKey: pk, NextRowKey: r.headers.get('x-ms-continuation-NextRowKey') } : null;

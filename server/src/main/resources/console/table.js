@@ -6,8 +6,23 @@ import { OPERATORS, buildFilter } from './filters.js';
 import { h, fill, say, failIn, note, show, ready, enc, download, count, duration, describe } from './ui.js';
 import { toLine, toCsv, readEntities, batches } from './transfer.js';
 
-/** What each table's view remembers while the tab lives: the last query that ran, columns hidden. */
-const TABLE_STATE = new Map();
+/**
+ * What each table's view remembers for this browser tab (sessionStorage): the last query that ran
+ * (a query that failed is not remembered), the columns hidden.
+ */
+const STATE_KEY = 'tablestream.console.table.';
+
+function loadState(account, table) {
+  try {
+    return JSON.parse(sessionStorage.getItem(`${STATE_KEY}${account.name}/${table}`));
+  } catch (e) {
+    return null;
+  }
+}
+
+function saveState(account, table, state) {
+  sessionStorage.setItem(`${STATE_KEY}${account.name}/${table}`, JSON.stringify(state));
+}
 const EXPORT_PAGE = 1000;
 const IMPORT_IN_FLIGHT = 4;
 
@@ -27,9 +42,8 @@ export function settingsText(settings) {
 }
 
 export function tableView(account, table) {
-  const state = TABLE_STATE.get(table) || { conditions: [], join: 'and', filter: '', select: '', top: '50',
-    asOf: '', hidden: [] };
-  TABLE_STATE.set(table, state);
+  const state = Object.assign({ conditions: [], join: 'and', filter: '', select: '', top: '50', asOf: '', hidden: [] },
+    loadState(account, table));
   const filter = h('textarea', { id: 'filter', rows: '2', spellcheck: 'false', 'aria-describedby': 'filter-help' });
   filter.value = state.filter;
   const select = h('input', { id: 'select', value: state.select, placeholder: 'all properties' });
@@ -121,6 +135,7 @@ export function tableView(account, table) {
     ...names.map(n => h('label', {}, h('input', { type: 'checkbox', checked: !state.hidden.includes(n), dataset: { column: n },
       onchange: e => {
         state.hidden = e.target.checked ? state.hidden.filter(x => x !== n) : [...state.hidden, n];
+        saveState(account, table, state);
         render();
         renderColumns();
         columns.open = true;
@@ -167,6 +182,7 @@ export function tableView(account, table) {
       page = await account.queryEntities(table, { ...q, top: top.value, next: pages[current] });
       // the query ran: remember it (a query that fails is not remembered, so reopening the table never re-runs it)
       Object.assign(state, q, { top: top.value, join: join.value });
+      saveState(account, table, state);
       names = [];
       for (const e of page.entities) for (const p of e.properties) if (!names.includes(p.name)) names.push(p.name);
       for (const n of names) if (![...known.options].some(o => o.value === n)) known.append(h('option', { value: n }));

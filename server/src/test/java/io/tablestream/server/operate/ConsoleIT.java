@@ -26,6 +26,7 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntFunction;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
@@ -142,6 +143,15 @@ class ConsoleIT {
         });
     }
 
+    /** A new table (its name from {@code prefix}) holding {@code n} entities, the i-th {@code entity.apply(i)}. */
+    private static TableClient givenTable(TableServiceClient service, String prefix, int n, IntFunction<TableEntity> entity) {
+        TableClient table = service.createTable(TableNames.unique(prefix));
+        for (int i = 0; i < n; i++) {
+            table.createEntity(entity.apply(i));
+        }
+        return table;
+    }
+
     private String status() {
         return browser.findElement(By.id("status")).getText();
     }
@@ -171,7 +181,7 @@ class ConsoleIT {
         signIn("devstoreaccount1", EmulatorAccount.KEY);
 
         assertThat(find("h1").getText()).isEqualTo("Tables");
-        assertThat(find("nav.pager").getText()).isEqualTo("Page 1");
+        assertThat(find("nav.pager").getText()).startsWith("Page 1").doesNotContain("null");
         assertThat(browser.findElement(By.id("who")).getText()).isEqualTo("devstoreaccount1 (account key)");
         screenshot("02-tables");
     }
@@ -200,13 +210,9 @@ class ConsoleIT {
     @Test
     @Order(3)
     void queriesWithTheFilterBuilderAndPagesThroughTypedEntities(TableServiceClient service) throws IOException {
-        String name = TableNames.unique("Query");
-        TableClient table = service.createTable(name);
-        for (int i = 0; i < 25; i++) {
-            table.createEntity(new TableEntity("orders", String.format("o%02d", i)).addProperty("Quantity", i)
-                    .addProperty("Total", i * 1.5).addProperty("Sequence", 1L << 40 | i)
-                    .addProperty("Customer", i % 2 == 0 ? "Contoso" : "Fabrikam"));
-        }
+        String name = givenTable(service, "Query", 25, i -> new TableEntity("orders", String.format("o%02d", i))
+                .addProperty("Quantity", i).addProperty("Total", i * 1.5).addProperty("Sequence", 1L << 40 | i)
+                .addProperty("Customer", i % 2 == 0 ? "Contoso" : "Fabrikam")).getTableName();
         go("#/table/" + name, "table");
         new Select(find("#top")).selectByValue("10");
         awaitView("table", () -> find("#run-query").click());
@@ -367,11 +373,8 @@ class ConsoleIT {
     @Test
     @Order(8)
     void showsAQueryErrorInPlaceOfTheRowsAndForgetsABrokenFilter(TableServiceClient service) throws IOException {
-        String name = TableNames.unique("Errors");
-        TableClient table = service.createTable(name);
-        for (int i = 0; i < 15; i++) {
-            table.createEntity(new TableEntity("p", String.format("r%02d", i)).addProperty("Total", i * 10.0));
-        }
+        String name = givenTable(service, "Errors", 15, i -> new TableEntity("p", String.format("r%02d", i))
+                .addProperty("Total", i * 10.0)).getTableName();
         go("#/table/" + name, "table");
         type("#filter", "Total gt 100.0");
         awaitView("table", () -> find("#run-query").click());
@@ -436,6 +439,7 @@ class ConsoleIT {
         assertThat(browser.findElements(By.cssSelector("#properties tr[data-property='PaidBy']"))).isEmpty();
 
         go("#/table/" + name, "table");
+        wait.until(d -> find("#as-of").isEnabled());
         type("#as-of", between);
         awaitView("table", () -> find("#run-query").click());
         assertThat(rows()).containsExactly("o1");
@@ -487,7 +491,8 @@ class ConsoleIT {
         screenshot("17-sas");
         java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
         java.net.http.HttpResponse<String> read = http.send(java.net.http.HttpRequest.newBuilder(
-                java.net.URI.create(url.replace("/" + name + "?", "/" + name + "()?"))).header("Accept", "application/json;odata=nometadata")
+                java.net.URI.create(url.replace("/" + name + "?", "/" + name + "(PartitionKey='device-1',RowKey='t1')?")))
+                .header("Accept", "application/json;odata=nometadata")
                 .header("x-ms-version", "2019-02-02").build(), java.net.http.HttpResponse.BodyHandlers.ofString());
         assertThat(read.statusCode()).as(read.body()).isEqualTo(200);
         assertThat(read.body()).contains("\"RowKey\":\"t1\"");
@@ -503,11 +508,9 @@ class ConsoleIT {
     @Test
     @Order(11)
     void exportsTheQueryImportsAnUnsortedFileAndDeletesSelectedRowsAndPartitions(TableServiceClient service) throws Exception {
-        String name = TableNames.unique("Move");
-        TableClient table = service.createTable(name);
-        for (int i = 0; i < 5; i++) {
-            table.createEntity(new TableEntity("a", "r" + i).addProperty("Count", (long) i << 40).addProperty("Note", "x,\"y\""));
-        }
+        TableClient table = givenTable(service, "Move", 5, i -> new TableEntity("a", "r" + i)
+                .addProperty("Count", (long) i << 40).addProperty("Note", "x,\"y\""));
+        String name = table.getTableName();
         go("#/table/" + name, "table");
         Path jsonl = DOWNLOADS.resolve(name + ".jsonl");
         Path csv = DOWNLOADS.resolve(name + ".csv");
@@ -520,7 +523,8 @@ class ConsoleIT {
         assertThat(lines).hasSize(5);
         assertThat(lines.get(1)).contains("\"Count@odata.type\":\"Edm.Int64\"", "\"Count\":\"1099511627776\"")
                 .doesNotContain("odata.etag");
-        assertThat(Files.readAllLines(csv).get(0)).isEqualTo("PartitionKey,RowKey,Timestamp,Count,Count@type,Note,Note@type");
+        assertThat(Files.readAllLines(csv).get(0)).startsWith("PartitionKey,RowKey,Timestamp,")
+                .contains("Count,Count@type", "Note,Note@type");
 
         // an unsorted file: grouped by PartitionKey in the page
         Path upload = DOWNLOADS.resolve(name + "-upload.jsonl");

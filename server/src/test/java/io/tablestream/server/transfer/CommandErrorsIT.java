@@ -53,7 +53,7 @@ class CommandErrorsIT {
     private record Run(int status, String out, String err) {
     }
 
-    private Run run(String connectionString, String... args) {
+    private Run runAgainst(String connectionString, String... args) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         List<String> all = new ArrayList<>(List.of("-c", connectionString, "--progress", "none"));
@@ -64,7 +64,7 @@ class CommandErrorsIT {
     }
 
     private Run run(String... args) {
-        return run(server.connectionString(), args);
+        return runAgainst(server.connectionString(), args);
     }
 
     private static void assertPlain(Run r) {
@@ -93,7 +93,7 @@ class CommandErrorsIT {
             port = s.getLocalPort();
         }
         long begin = System.nanoTime();
-        Run r = run(endpoint("127.0.0.1:" + port), "export", "Orders", "-o", dir.resolve("o.jsonl").toString());
+        Run r = runAgainst(endpoint("127.0.0.1:" + port), "export", "Orders", "-o", dir.resolve("o.jsonl").toString());
         assertPlain(r);
         assertThat(r.err()).contains("Cannot connect to 127.0.0.1:" + port).contains("Is the server running");
         assertThat(TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - begin)).as("no retries before the first answer")
@@ -103,7 +103,7 @@ class CommandErrorsIT {
 
     @Test
     void anUnknownHostIsNamed() {
-        Run r = run(endpoint("no-such-host.invalid:10002"), "count", "Orders");
+        Run r = runAgainst(endpoint("no-such-host.invalid:10002"), "count", "Orders");
         assertPlain(r);
         assertThat(r.err()).contains("Unknown host 'no-such-host.invalid'");
     }

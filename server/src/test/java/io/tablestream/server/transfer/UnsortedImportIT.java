@@ -23,13 +23,16 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code tablestream import} of a file not in key order groups it by PartitionKey itself: the same
  * entities shuffled import about as fast as sorted (whole batches of 100 either way). Prints both
  * rates. The entities ({@code -Dimport.entities}, 20,000 by default; the quiet-machine figure uses
- * 100,000) and the ratio asserted ({@code -Dimport.ratio}, 0.5 by default: a shared CI machine is
- * noisy; the target is 0.8) can be set.
+ * 100,000), the rounds ({@code -Dimport.rounds}: each imports both files into new tables, and the
+ * best rate of each kind counts) and the ratio asserted ({@code -Dimport.ratio}, 0.5 by default: a
+ * shared CI machine is noisy; the target is 0.8) can be set.
  */
 @ExtendWith({KafkaExtension.class, TablestreamServerExtension.class})
 class UnsortedImportIT {
     private static final int ENTITIES = Integer.getInteger("import.entities", 20_000);
     private static final double RATIO = Double.parseDouble(System.getProperty("import.ratio", "0.5"));
+    /** Rounds of (sorted, shuffled), the best of each kept: {@code -Dimport.rounds}, 1 by default. */
+    private static final int ROUNDS = Integer.getInteger("import.rounds", 1);
     /** Entities per PartitionKey: whole batches when grouped. */
     private static final int PER_PARTITION = 100;
 
@@ -47,10 +50,18 @@ class UnsortedImportIT {
         Collections.shuffle(lines, new Random(42));
         Path shuffled = write("shuffled.jsonl", lines);
 
-        double sortedRate = rate(server, sorted);
-        double shuffledRate = rate(server, shuffled);
-        System.out.printf("Import of %,d entities: sorted %,.0f entities/s, shuffled %,.0f entities/s (%.0f %%)%n",
-                ENTITIES, sortedRate, shuffledRate, 100 * shuffledRate / sortedRate);
+        double sortedRate = 0;
+        double shuffledRate = 0;
+        for (int round = 1; round <= ROUNDS; round++) {
+            double a = rate(server, sorted);
+            double b = rate(server, shuffled);
+            System.out.printf("Round %d: import of %,d entities: sorted %,.0f entities/s, shuffled %,.0f entities/s%n",
+                    round, ENTITIES, a, b);
+            sortedRate = Math.max(sortedRate, a);
+            shuffledRate = Math.max(shuffledRate, b);
+        }
+        System.out.printf("Import of %,d entities, best of %d: sorted %,.0f entities/s, shuffled %,.0f entities/s (%.0f %%)%n",
+                ENTITIES, ROUNDS, sortedRate, shuffledRate, 100 * shuffledRate / sortedRate);
         assertThat(shuffledRate).isGreaterThanOrEqualTo(RATIO * sortedRate);
     }
 
