@@ -2,7 +2,7 @@
 // its history — every version newest first, who made it and when, and what changed between two.
 
 import { TYPES } from './signing.js';
-import { h, fill, say, fail, failIn, note, show, ready, enc, describe } from './ui.js';
+import { h, fill, say, failIn, note, show, ready, enc, describe } from './ui.js';
 import { tableLinks } from './table.js';
 
 function propertyEditor(properties) {
@@ -79,9 +79,9 @@ export async function entityView(account, table, pk, rk, asOf = '') {
       say('Saved.');
       entityView(account, table, pk, rk);
     } catch (error) {
-      note(message, error.status === 412 ? 'Someone changed this entity since you opened it: reload it to see'
-        + ' their version (your changes are not saved).' : describe(error), 'error');
-      fail(error);
+      const text = error.status === 412 ? 'Someone changed this entity since you opened it: reload it to see'
+        + ' their version (your changes are not saved).' : describe(error);
+      note(message, text, 'error');
     }
   } },
   keys(entity), propertyEditor(entity.properties),

@@ -57,12 +57,18 @@ export function failIn(where, error, ...more) {
   say(message, 'error');
 }
 
-/** An error beside a control (a form's own message line), kept until the next success. */
+/**
+ * A message beside a control (a form's own message line), kept until the next; an error is said in
+ * the status line too.
+ */
 export function note(where, message, kind = 'info') {
   where.textContent = message;
   where.className = `note ${kind}`;
   where.setAttribute('role', kind === 'error' ? 'alert' : 'status');
-  if (kind === 'error' && message) where.scrollIntoView({ block: 'nearest' });
+  if (kind === 'error' && message) {
+    where.scrollIntoView({ block: 'nearest' });
+    say(message, 'error');
+  }
 }
 
 /** Shows a view: its heading gets the focus (screen readers announce the new page). */

@@ -115,11 +115,12 @@ public final class TableServiceHttp implements AutoCloseable {
     }
 
     /**
-     * A refusal of a request on {@code table} in words: a missing table named with its account and
-     * endpoint, anything else as the service's status, code and message.
+     * A refusal of a request on {@code table} itself (not on one of its entities) in words: a missing
+     * table named with its account and endpoint, anything else as the service's status, code and message.
      */
     public String refusal(String table, Answer answer) {
-        if (answer.status() == 404 && "TableNotFound".equals(answer.header("x-ms-error-code"))) {
+        String code = answer.header("x-ms-error-code");
+        if (answer.status() == 404 && ("TableNotFound".equals(code) || "ResourceNotFound".equals(code))) {
             return "The table " + table + " does not exist in the account " + account.name() + " at " + account.endpoint();
         }
         if (answer.status() == 403) {
