@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import io.javalin.http.Context;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tag;
@@ -111,8 +112,10 @@ public final class MetricsHistory implements AutoCloseable {
                     gauge(registry, StreamProcessorMetrics.ROCKSDB_MEMORY, null));
         }
 
+        /** The sum of the counters named {@code name}, counted directly or by a function (FunctionCounter). */
         private static double sum(MeterRegistry registry, String name) {
-            return registry.find(name).counters().stream().mapToDouble(Counter::count).sum();
+            return registry.find(name).meters().stream().mapToDouble(m -> m instanceof Counter c ? c.count()
+                    : m instanceof FunctionCounter f ? f.count() : 0).sum();
         }
 
         private static double gauge(MeterRegistry registry, String name, Tag tag) {

@@ -427,7 +427,7 @@ class ConsoleIT {
         go("#/history/" + name + "/orders/o1", "history");
         List<WebElement> versions = browser.findElements(By.cssSelector("table.versions > tbody > tr"));
         assertThat(versions).extracting(v -> v.getAttribute("data-operation")).containsExactly("Replaced", "Inserted");
-        assertThat(versions.get(0).getText()).contains("SharedKey devstoreaccount1");
+        assertThat(versions.get(0).getText()).contains("devstoreaccount1 key1");
         assertThat(find("#diff-0 tr[data-property='Status'] td.before").getText()).isEqualTo("open");
         assertThat(find("#diff-0 tr[data-property='Status'] td.after").getText()).isEqualTo("paid");
         assertThat(find("#diff-0 tr[data-property='PaidBy']").getAttribute("data-change")).isEqualTo("added");

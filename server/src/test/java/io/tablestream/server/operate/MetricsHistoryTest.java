@@ -3,9 +3,11 @@ package io.tablestream.server.operate;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.tablestream.processor.StreamProcessorMetrics;
 import io.tablestream.protocol.http.RequestMetrics;
 import io.tablestream.protocol.request.Operation;
 import java.nio.charset.StandardCharsets;
@@ -13,6 +15,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 /** The key metrics' history: rates between readings, interpolated percentiles, a bounded ring, its JSON. */
@@ -88,6 +91,21 @@ class MetricsHistoryTest {
                 + "{\"name\":\"all\",\"values\":[4.4,6.6,8.8]},{\"name\":\"4xx\",\"values\":[0.4,0.6,0.8]},"
                 + "{\"name\":\"5xx\",\"values\":[0.0,0.0,0.0]}]}");
         assertThat(json).contains("{\"name\":\"Java heap used\",\"values\":[0.0,0.0,0.0]}");
+        history.close();
+    }
+
+    @Test
+    void countsCommandsAppliedFromAFunctionCounter() throws Exception {
+        AtomicLong applied = new AtomicLong();
+        FunctionCounter.builder(StreamProcessorMetrics.COMMANDS_APPLIED, applied, AtomicLong::get).tag("result", "applied")
+                .register(registry);
+        MetricsHistory history = new MetricsHistory(registry, clock, Duration.ofSeconds(5), Duration.ofMinutes(1));
+        history.read();
+        applied.addAndGet(50);
+        clock.millis += 5000;
+        history.read();
+        assertThat(new String(history.json(), StandardCharsets.UTF_8))
+                .contains("{\"name\":\"commands applied\",\"values\":[null,10.0]}");
         history.close();
     }
 
