@@ -7,6 +7,7 @@ import com.azure.data.tables.TableServiceClient;
 import com.azure.data.tables.models.TableEntity;
 import com.azure.data.tables.models.TableEntityUpdateMode;
 import io.tablestream.cli.Main;
+import io.tablestream.core.model.EmulatorAccount;
 import io.tablestream.server.TableNames;
 import io.tablestream.server.TablestreamServerExtension;
 import io.tablestream.server.TablestreamServerExtension.RunningServer;
@@ -74,8 +75,7 @@ class CommandErrorsIT {
     }
 
     private static String endpoint(String hostAndPort) {
-        return "DefaultEndpointsProtocol=http;AccountName=devstoreaccount1;AccountKey="
-                + TablestreamServerExtension.EMULATOR_KEY + ";TableEndpoint=http://" + hostAndPort + "/devstoreaccount1;";
+        return EmulatorAccount.connectionString("http://" + hostAndPort + "/" + EmulatorAccount.NAME);
     }
 
     @Test
