@@ -2,6 +2,7 @@ package io.tablestream.cli;
 
 import io.tablestream.client.TableAccount;
 import io.tablestream.client.TableServiceHttp;
+import io.tablestream.cli.transfer.CallFailure;
 import io.tablestream.cli.transfer.Progress;
 import io.tablestream.cli.transfer.TransferException;
 import java.io.PrintStream;

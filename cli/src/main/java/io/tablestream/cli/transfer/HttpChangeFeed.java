@@ -3,7 +3,6 @@ package io.tablestream.cli.transfer;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
-import io.tablestream.cli.CallFailure;
 import io.tablestream.client.TableServiceHttp;
 import io.tablestream.client.TableServiceHttp.Answer;
 import java.io.ByteArrayOutputStream;

@@ -1,7 +1,6 @@
 package io.tablestream.cli.transfer;
 
 import io.tablestream.client.BatchResult;
-import io.tablestream.cli.CallFailure;
 import io.tablestream.client.ChangeSet;
 import io.tablestream.client.TableServiceHttp;
 import io.tablestream.client.TableServiceHttp.Answer;

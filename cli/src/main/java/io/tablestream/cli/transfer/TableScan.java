@@ -1,6 +1,5 @@
 package io.tablestream.cli.transfer;
 
-import io.tablestream.cli.CallFailure;
 import io.tablestream.client.Continuation;
 import io.tablestream.client.TableServiceHttp;
 import io.tablestream.client.TableServiceHttp.Answer;

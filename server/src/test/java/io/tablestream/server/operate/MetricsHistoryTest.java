@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
 
 /** The key metrics' history: rates between readings, interpolated percentiles, a bounded ring, its JSON. */
 class MetricsHistoryTest {
-    private final MeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    private final MeterRegistry registry = bucketed(new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
     private final RequestMetrics requests = new RequestMetrics(registry);
     private final MutableClock clock = new MutableClock();
 
@@ -41,6 +41,12 @@ class MetricsHistoryTest {
         public Instant instant() {
             return Instant.ofEpochMilli(millis);
         }
+    }
+
+    /** The registry as the server configures it: its timers with the latency buckets the history reads. */
+    private static MeterRegistry bucketed(MeterRegistry registry) {
+        registry.config().meterFilter(ServerMetrics.latencyBuckets());
+        return registry;
     }
 
     private void answer(int n, int status, double millis) {

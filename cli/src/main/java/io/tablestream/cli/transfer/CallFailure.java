@@ -1,4 +1,4 @@
-package io.tablestream.cli;
+package io.tablestream.cli.transfer;
 
 import java.io.FileNotFoundException;
 import java.io.IOException;
