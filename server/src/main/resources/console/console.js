@@ -1,5 +1,5 @@
 // The Tablestream web console: tables, entities (and what Tablestream adds: history, point-in-time
-// views, the change feed, counts, indexes), the cluster and key metrics, in the browser, signed
+// views, the change feed, counts, indexes, jobs), the cluster and key metrics, in the browser, signed
 // with the account key or a SAS the user enters (kept for this browser tab only, in sessionStorage).
 
 import { Account, metricsHistory } from './signing.js';
@@ -8,6 +8,7 @@ import { h, fill, say, fail, failIn, note, show, ready, onLeave, enc, duration, 
 import { tableView } from './table.js';
 import { entityView, newEntityView, historyView } from './entity.js';
 import { changesView, indexesView, sasView } from './feed.js';
+import { jobsView } from './jobs.js';
 
 const STORAGE_KEY = 'tablestream.console.credential';
 const TABLES_PAGE = 200;
@@ -207,6 +208,7 @@ function route() {
     case 'sas': return sasView(account, parts[1]);
     case 'cluster': return clusterView();
     case 'metrics': return metricsView();
+    case 'jobs': return jobsView(account);
     default: return tablesView();
   }
 }

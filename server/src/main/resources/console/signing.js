@@ -312,10 +312,6 @@ export class Account {
     }
   }
 
-  entityPath(table, pk, rk) {
-    return this.tablePath(`/${encodeURIComponent(table)}(PartitionKey='${keyLiteral(pk)}',RowKey='${keyLiteral(rk)}')`);
-  }
-
   /** Get Entity; {@code asOf}: as it was then (a table with history). */
   async getEntity(table, pk, rk, { asOf = '' } = {}) {
     const r = await this.send('GET', this.entityPath(table, pk, rk), { query: { asOf } });
@@ -338,6 +334,40 @@ export class Account {
 
   async deleteEntity(table, pk, rk, etag) {
     await this.send('DELETE', this.entityPath(table, pk, rk), { headers: { 'If-Match': etag || '*' } });
+  }
+
+  /**
+   * Deletes every entity of {@code table} that matches {@code filter} as of now, as a job
+   * ({@code DELETE <table>()?$filter=}): answers the job's status (202), to follow with {@link job}.
+   */
+  async deleteByFilter(table, filter) {
+    const r = await this.send('DELETE', this.entitiesPath(table), { query: { '$filter': filter },
+      headers: { Accept: NOMETADATA } });
+    return JSON.parse(r.text);
+  }
+
+  /**
+   * Restores {@code table} into the new table {@code target} as it was at {@code asOf} (empty: a
+   * copy as of now), as a job ({@code POST <table>()/$restore}); answers the job's status.
+   */
+  async restore(table, target, asOf = '') {
+    const body = { TableName: target };
+    if (asOf) body.AsOf = asOf;
+    const r = await this.send('POST', `${this.entitiesPath(table)}/$restore`, { body: JSON.stringify(body),
+      headers: { 'Content-Type': 'application/json', Accept: NOMETADATA } });
+    return JSON.parse(r.text);
+  }
+
+  /** A job's status ({@code $jobs/<id>}). */
+  async job(id) {
+    const r = await this.send('GET', this.tablePath(`/$jobs/${encodeURIComponent(id)}`), { headers: { Accept: NOMETADATA } });
+    return JSON.parse(r.text);
+  }
+
+  /** The account's running and recently finished jobs, newest first ({@code $jobs}). */
+  async jobs() {
+    const r = await this.send('GET', this.tablePath('/$jobs'), { headers: { Accept: NOMETADATA } });
+    return JSON.parse(r.text).value;
   }
 
   /** The cluster view (account key only). */

@@ -1,10 +1,12 @@
 // A table's entities: the filter builder, paging, a point-in-time view (asOf), $count of the filter,
-// column choice, multi-select delete, delete a partition, export of the query and import of a file.
+// column choice, multi-select delete, delete a partition, delete by filter and restore (jobs), export
+// of the query and import of a file.
 
 import { TYPES } from './signing.js';
 import { OPERATORS, buildFilter } from './filters.js';
 import { h, fill, say, failIn, note, show, ready, enc, download, count, duration, describe } from './ui.js';
 import { toLine, toCsv, readEntities, batches } from './transfer.js';
+import { jobForms } from './jobs.js';
 
 /**
  * What each table's view remembers for this browser tab (sessionStorage): the last query that ran
@@ -309,7 +311,8 @@ export function tableView(account, table) {
 
   show(table, tableLinks(table, ''), settingsLine,
     h('p', { class: 'links' }, h('a', { href: `#/new/${enc(table)}`, id: 'new-entity' }, 'New entity')),
-    form, tools, transferStatus, results, pager, h('div', { class: 'card danger-zone' }, deletePartition));
+    form, tools, transferStatus, results, pager, h('div', { class: 'card danger-zone' }, deletePartition,
+      ...jobForms(account, table, () => filter.value.trim(), async () => { current = 0; pages = [null]; await run(); })));
 
   account.getTable(table).then(settings => {
     fill(settingsLine, settingsText(settings));

@@ -33,7 +33,7 @@ final class ConsoleFiles implements OperationHandler {
             "svg", "image/svg+xml");
     /** The console's files, by the name they are served at (the empty name is the page). */
     static final String[] FILES = {"index.html", "console.css", "console.js", "ui.js", "signing.js", "filters.js",
-            "table.js", "entity.js", "feed.js", "sas.js", "transfer.js", "charts.js", "favicon.svg"};
+            "table.js", "entity.js", "feed.js", "sas.js", "transfer.js", "jobs.js", "charts.js", "favicon.svg"};
     /** The charting library (uPlot), from its WebJar on the class path: served name → file in the package. */
     static final Map<String, String> CHART_LIBRARY = Map.of(
             "uPlot.iife.min.js", "dist/uPlot.iife.min.js",

@@ -566,6 +566,39 @@ class ConsoleIT {
         Files.deleteIfExists(upload);
     }
 
+    // ---------------------------------------------------------------- jobs
+
+    @Test
+    @Order(12)
+    void deletesByFilterAndRestoresAsJobsFollowedToTheirEnd(TableServiceClient service) throws Exception {
+        TableClient table = givenTable(service, "Jobs", 12, i -> new TableEntity(i % 3 == 0 ? "old" : "new", "r" + i)
+                .addProperty("Size", i));
+        String name = table.getTableName();
+        go("#/table/" + name, "table");
+        type("#filter", "PartitionKey eq 'old'");
+        awaitView("job-done", () -> {
+            find("#delete-matches").click();
+            browser.switchTo().alert().accept();
+        });
+        assertThat(find("#delete-matches-message").getText()).endsWith("completed: 4 entities");
+        assertThat(table.listEntities().stream().map(TableEntity::getPartitionKey)).doesNotContain("old").hasSize(8);
+        assertThat(rows()).hasSize(8);
+
+        String copy = TableNames.unique("Restored");
+        type("#restore-target", copy);
+        awaitView("job-done", () -> find("#restore button[type=submit]").click());
+        assertThat(find("#restore-message").getText()).contains("completed: 8 entities");
+        assertThat(service.getTableClient(copy).listEntities().stream().count()).isEqualTo(8);
+        screenshot("19-jobs-in-a-table");
+
+        go("#/jobs", "jobs");
+        List<WebElement> jobs = browser.findElements(By.cssSelector("#jobs tbody tr"));
+        assertThat(jobs).extracting(j -> j.getAttribute("data-state")).startsWith("Completed", "Completed");
+        assertThat(jobs.get(0).getText()).contains("Restore", name, "into " + copy);
+        assertThat(jobs.get(1).getText()).contains("DeleteEntities", "where PartitionKey eq 'old'");
+        screenshot("20-jobs");
+    }
+
     /** Creates {@code n} tables in the account (64 requests in flight), unless it has them already. */
     private void createTables(String account, String key, int n) throws Exception {
         TableAccount a = TableAccount.parse("AccountName=" + account + ";AccountKey=" + key + ";TableEndpoint=http://127.0.0.1:"
