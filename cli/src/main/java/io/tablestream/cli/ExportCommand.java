@@ -16,8 +16,6 @@ import picocli.CommandLine.ParentCommand;
                 + " that an import gives back exactly the same entities.",
                 "Interrupted? Run the same command again: it resumes from the checkpoint <output>.progress."})
 final class ExportCommand implements Callable<Integer> {
-    private static final java.util.regex.Pattern AS_OF =
-            java.util.regex.Pattern.compile("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d(:\\d\\d(\\.\\d{1,7})?)?Z");
     @ParentCommand
     Main main;
 
@@ -56,10 +54,7 @@ final class ExportCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         TransferFormat f = format != null ? format : TransferFormat.of(output);
         FilterOption.check(filter);
-        if (asOf != null && !AS_OF.matcher(asOf).matches()) {
-            throw new IllegalArgumentException("--as-of '" + asOf + "' is not a UTC time such as 2026-11-24T11:00:00Z"
-                    + " (up to seven fractional digits, ending in Z)");
-        }
+        AsOfOption.check(asOf);
         try (TableServiceHttp http = main.http()) {
             long n = new Exporter(http, main.messages(), main.progressStyle(), main.checkpointInterval())
                     .run(new Exporter.Request(table, filter, select, split, output, f, count, asOf));

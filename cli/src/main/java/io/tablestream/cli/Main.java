@@ -14,15 +14,15 @@ import picocli.CommandLine.Option;
 /**
  * {@code tablestream}: moves entities in and out of a Table service (Tablestream, the Azure storage
  * emulator, or Azure itself) and looks at it: {@code export}, {@code import}, {@code count},
- * {@code tables}, {@code tail}. The account comes from {@code --connection-string}, else
- * {@code TABLESTREAM_CONNECTION_STRING}, else the emulator's account on this machine (what
- * {@code run-server.sh} serves).
+ * {@code tables}, {@code tail}; and runs Tablestream's jobs: {@code delete --filter}, {@code restore}.
+ * The account comes from {@code --connection-string}, else {@code TABLESTREAM_CONNECTION_STRING},
+ * else the emulator's account on this machine (what {@code run-server.sh} serves).
  */
 @Command(name = "tablestream", mixinStandardHelpOptions = true, version = "tablestream 0.1",
         description = "Export, import, count, list and tail the tables of a Table service (Tablestream, the"
-                + " Azure storage emulator or Azure).",
+                + " Azure storage emulator or Azure); delete by filter and restore (Tablestream's jobs).",
         subcommands = {ExportCommand.class, ImportCommand.class, CountCommand.class, TablesCommand.class,
-                TailCommand.class},
+                TailCommand.class, DeleteCommand.class, RestoreCommand.class},
         footer = {"", "The account: --connection-string, else TABLESTREAM_CONNECTION_STRING, else the storage"
                 + " emulator's account at http://127.0.0.1:10002/devstoreaccount1."})
 public final class Main implements Callable<Integer> {

@@ -115,6 +115,34 @@ public final class TableServiceHttp implements AutoCloseable {
     }
 
     /**
+     * Delete by filter (a Tablestream job, {@code DELETE /<table>()?$filter=}): {@code 202 Accepted} with
+     * the job's status, to follow with {@link #job}.
+     */
+    public CompletableFuture<Answer> deleteWhere(String table, String filter) {
+        return send(request("/" + table + "()", Map.of("$filter", filter), null).DELETE());
+    }
+
+    /**
+     * Restore to a point in time (a Tablestream job, {@code POST /<table>()/$restore}): {@code table} into
+     * the new table {@code target} as it was at {@code asOf} (a UTC time; null: a copy as of now);
+     * {@code 202 Accepted} with the job's status.
+     */
+    public CompletableFuture<Answer> restore(String table, String target, String asOf) {
+        String body = "{\"TableName\":" + jsonString(target) + (asOf == null ? "" : ",\"AsOf\":" + jsonString(asOf)) + "}";
+        return send(request("/" + table + "()/$restore", Map.of(), null).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8)));
+    }
+
+    /** A job's status ({@code GET /$jobs/<id>}, Tablestream). */
+    public CompletableFuture<Answer> job(String id) {
+        return send(request("/$jobs/" + encode(id), Map.of(), null).GET());
+    }
+
+    private static String jsonString(String s) {
+        return "\"" + s.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
+    }
+
+    /**
      * A refusal of a request on {@code table} itself (not on one of its entities) in words: a missing
      * table named with its account and endpoint, anything else as the service's status, code and message.
      */

@@ -36,7 +36,8 @@ import org.junit.jupiter.api.io.TempDir;
  * listens, an unknown host, a missing table, a typo in {@code --filter} at the user's position, an
  * interrupted import — each naming the file, host or table, never a Java exception; a failed export
  * leaves no file; and the commands that use Tablestream's extensions: {@code tail --endpoint} (the
- * HTTP change feed) and {@code export --as-of} (a point-in-time snapshot).
+ * HTTP change feed), {@code export --as-of} (a point-in-time snapshot), {@code delete --filter} and
+ * {@code restore} (jobs, followed to their end).
  */
 @ExtendWith({KafkaExtension.class, TablestreamServerExtension.class})
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -209,5 +210,35 @@ class CommandErrorsIT {
         Run wrong = run("export", table, "-o", out.toString(), "--as-of", "yesterday");
         assertPlain(wrong);
         assertThat(wrong.err()).contains("--as-of 'yesterday' is not a UTC time");
+    }
+
+    @Test
+    void deleteByFilterAndRestoreRunAsJobsFollowedToTheirEnd(TableServiceClient service) {
+        String table = TableNames.unique("JobsCli");
+        TableClient client = service.createTable(table);
+        for (int i = 0; i < 9; i++) {
+            client.createEntity(new TableEntity(i % 3 == 0 ? "old" : "new", "r" + i));
+        }
+
+        Run deleted = run("delete", table, "--filter", "PartitionKey eq 'old'");
+        assertThat(deleted.status()).as(deleted.err()).isZero();
+        assertThat(deleted.out().strip()).isEqualTo("Deleted 3 entities of " + table);
+        assertThat(deleted.err()).contains("Deleting the entities of " + table + " that match PartitionKey eq 'old' (job ");
+        assertThat(client.listEntities().stream().map(TableEntity::getPartitionKey)).containsOnly("new").hasSize(6);
+
+        String copy = TableNames.unique("JobsCliCopy");
+        Run restored = run("restore", table, "--into", copy);
+        assertThat(restored.status()).as(restored.err()).isZero();
+        assertThat(restored.out().strip()).isEqualTo("Restored 6 entities of " + table + " into " + copy);
+        assertThat(service.getTableClient(copy).listEntities().stream().count()).isEqualTo(6);
+
+        Run taken = run("restore", table, "--into", copy);
+        assertPlain(taken);
+        assertThat(taken.err()).contains("Restoring " + table + " into " + copy + " was refused: 409 TableAlreadyExists");
+        String missing = TableNames.unique("NoSuch");
+        Run nothing = run("delete", missing, "--filter", "RowKey eq 'x'");
+        assertPlain(nothing);
+        assertThat(nothing.err()).contains("The table " + missing + " does not exist");
+        assertPlain(run("delete", table, "--filter", "RowKey eq"));
     }
 }
