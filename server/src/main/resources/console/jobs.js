@@ -3,7 +3,7 @@
 
 import { h, fill, note, show, ready, onLeave, enc, count, describe } from './ui.js';
 
-const JOB_POLL_MS = 1000;
+const JOB_POLL_MS = 500;
 
 /** A job's state in words: "Running: 42,000 entities so far". */
 export function jobText(job) {

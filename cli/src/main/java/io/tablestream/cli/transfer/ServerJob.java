@@ -20,7 +20,7 @@ import java.util.concurrent.TimeUnit;
  * asked again (the job runs on in the server meanwhile).
  */
 public final class ServerJob {
-    static final Duration POLL = Duration.ofSeconds(1);
+    static final Duration POLL = Duration.ofMillis(500);
     private static final JsonFactory JSON = new JsonFactory();
 
     /** A job's status as the server says it; {@code error} is null unless it failed. */
