@@ -96,6 +96,7 @@ export class ServiceError extends Error {
 }
 
 const MINIMAL = 'application/json;odata=minimalmetadata';
+const NOMETADATA = 'application/json;odata=nometadata';
 
 /**
  * An account, signed in with its key or a SAS. Requests go to this page's own server: the Table
@@ -114,7 +115,7 @@ export class Account {
    * Sends a request. {@code path} is the raw (percent-encoded) path after the host; {@code query}
    * an object of parameters. Answers {status, headers, text}; throws ServiceError on 4xx/5xx.
    */
-  async send(method, path, { query = {}, headers = {}, body = undefined, allowed = [] } = {}) {
+  async send(method, path, { query = {}, headers = {}, body = undefined, allowed = [], signal = null } = {}) {
     const params = new URLSearchParams();
     for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== null && v !== '') params.append(k, v);
     let search = params.toString().replace(/\+/g, '%20');
@@ -127,8 +128,14 @@ export class Account {
       const signature = hmacSha256(this.key, utf8.encode(`${date}\n/${this.name}${path}${comp}`));
       all['Authorization'] = `SharedKeyLite ${this.name}:${bytesToBase64(signature)}`;
     }
-    const response = await fetch(path + (search ? '?' + search : ''), { method, headers: all, body,
-      cache: 'no-store', credentials: 'omit' });
+    let response;
+    try {
+      response = await fetch(path + (search ? '?' + search : ''), { method, headers: all, body,
+        cache: 'no-store', credentials: 'omit', signal });
+    } catch (error) {
+      if (error.name === 'AbortError') throw error;
+      throw new ServiceError(0, null, `The server at ${location.host} did not answer (${error.message}): is it running?`);
+    }
     const text = await response.text();
     if (response.status >= 400 && !allowed.includes(response.status)) {
       let code = response.headers.get('x-ms-error-code');
@@ -147,46 +154,167 @@ export class Account {
     return `/${encodeURIComponent(this.name)}${suffix}`;
   }
 
-  /** Query Tables: a page of names (optionally those starting with prefix) and where the next starts. */
+  /**
+   * Query Tables: a page of tables (optionally those whose name starts with prefix), each {name,
+   * ttl, retention} (the table's default TTLInSeconds and HistoryRetentionInSeconds, or null), and
+   * where the next page starts.
+   */
   async listTables({ top = 200, next = null, prefix = '' } = {}) {
     const query = { '$top': top, NextTableName: next };
     if (prefix) {
       const upper = prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
       query['$filter'] = `TableName ge '${prefix.replace(/'/g, "''")}' and TableName lt '${upper.replace(/'/g, "''")}'`;
     }
-    const r = await this.send('GET', this.tablePath('/Tables'), { query });
-    return { names: JSON.parse(r.text).value.map(t => t.TableName),
+    const r = await this.send('GET', this.tablePath('/Tables'), { query, headers: { Accept: NOMETADATA } });
+    return { tables: JSON.parse(r.text).value.map(readTable),
       next: r.headers.get('x-ms-continuation-NextTableName') };
   }
 
-  async createTable(name) {
+  /** Get Table: {name, ttl, retention}. */
+  async getTable(name) {
+    const r = await this.send('GET', this.tablePath(`/Tables('${keyLiteral(name)}')`), { headers: { Accept: NOMETADATA } });
+    return readTable(JSON.parse(r.text));
+  }
+
+  /** Create Table, with a default TTL and a history retention in seconds when given. */
+  async createTable(name, { ttl = null, retention = null } = {}) {
+    const body = { TableName: name };
+    if (ttl) body.TTLInSeconds = Number(ttl);
+    if (retention) body.HistoryRetentionInSeconds = Number(retention);
     await this.send('POST', this.tablePath('/Tables'), { headers: { 'Content-Type': 'application/json',
-      'Prefer': 'return-no-content' }, body: JSON.stringify({ TableName: name }) });
+      'Prefer': 'return-no-content' }, body: JSON.stringify(body) });
   }
 
   async deleteTable(name) {
     await this.send('DELETE', this.tablePath(`/Tables('${keyLiteral(name)}')`));
   }
 
-  /** Query Entities: a page of typed entities and the continuation {pk, rk} (null: last page). */
-  async queryEntities(table, { filter = '', select = '', top = 50, next = null } = {}) {
-    const query = { '$filter': filter, '$select': select, '$top': top };
+  entitiesPath(table) {
+    return this.tablePath(`/${encodeURIComponent(table)}()`);
+  }
+
+  /**
+   * Query Entities: a page of typed entities and the continuation {pk, rk} (null: last page).
+   * {@code asOf}: the table as it was then (a table with history).
+   */
+  async queryEntities(table, { filter = '', select = '', top = 50, next = null, asOf = '' } = {}) {
+    const query = { '$filter': filter, '$select': select, '$top': top, asOf };
     if (next) {
       query.NextPartitionKey = next.pk;
       if (next.rk) query.NextRowKey = next.rk;
     }
-    const r = await this.send('GET', this.tablePath(`/${encodeURIComponent(table)}()`), { query });
+    const r = await this.send('GET', this.entitiesPath(table), { query });
     const pk = r.headers.get('x-ms-continuation-NextPartitionKey');
-    return { entities: JSON.parse(r.text).value.map(readEntity),
+    const raw = JSON.parse(r.text).value;
+    return { entities: raw.map(readEntity), raw,
       next: pk ? { pk, rk: r.headers.get('x-ms-continuation-NextRowKey') } : null };
+  }
+
+  /**
+   * The number of entities matching {@code filter} ({@code $count}), adding up the answers of its
+   * continuations; {@code progress(countSoFar)} after each; stops early (partial: true) when
+   * {@code signal} is aborted.
+   */
+  async count(table, { filter = '', asOf = '', progress = () => {}, signal = null } = {}) {
+    let total = 0;
+    let next = null;
+    do {
+      const query = { '$filter': filter, asOf };
+      if (next) Object.assign(query, next);
+      const r = await this.send('GET', this.tablePath(`/${encodeURIComponent(table)}()/$count`), { query });
+      total += Number(r.text.trim());
+      const pk = r.headers.get('x-ms-continuation-NextPartitionKey');
+      next = pk ? { NextPartitionKey: pk, NextRowKey: r.headers.get('x-ms-continuation-NextRowKey') } : null;
+      progress(total);
+      if (signal && signal.aborted) return { count: total, partial: next !== null };
+    } while (next);
+    return { count: total, partial: false };
   }
 
   entityPath(table, pk, rk) {
     return this.tablePath(`/${encodeURIComponent(table)}(PartitionKey='${keyLiteral(pk)}',RowKey='${keyLiteral(rk)}')`);
   }
 
-  async getEntity(table, pk, rk) {
-    const r = await this.send('GET', this.entityPath(table, pk, rk));
+  /** An entity's versions, newest first ({@code $history}), and the NextVersion of the next page (null: none). */
+  async history(table, pk, rk, { top = 50, next = null } = {}) {
+    const r = await this.send('GET', this.entityPath(table, pk, rk) + '/$history', { query: { '$top': top,
+      NextVersion: next } });
+    return { versions: JSON.parse(r.text).value.map(readEvent),
+      next: r.headers.get('x-ms-continuation-NextVersion') };
+  }
+
+  /**
+   * A page of the table's change feed ({@code $changes}): from a cursor, or from 'now', 'beginning'
+   * or a time; waiting up to {@code wait} seconds for a first change. {events, cursor}.
+   */
+  async changes(table, { cursor = null, from = null, wait = 0, top = 100, signal = null } = {}) {
+    const query = { cursor, from: cursor ? null : from, wait, '$top': top };
+    const r = await this.send('GET', this.tablePath(`/${encodeURIComponent(table)}()/$changes`), { query, signal });
+    const page = JSON.parse(r.text);
+    return { events: page.value.map(readEvent), cursor: page.Cursor };
+  }
+
+  /** Every entity of one PartitionKey deleted by one command ({@code $partition}). */
+  async deletePartition(table, pk) {
+    await this.send('DELETE', this.tablePath(`/${encodeURIComponent(table)}(PartitionKey='${keyLiteral(pk)}')/$partition`));
+  }
+
+  /** The table's secondary indexes and how far each is built on this instance's partitions. */
+  async indexes(table) {
+    const r = await this.send('GET', this.tablePath(`/${encodeURIComponent(table)}`), { query: { comp: 'indexes' },
+      headers: { Accept: NOMETADATA } });
+    return JSON.parse(r.text);
+  }
+
+  async createIndex(table, name, property) {
+    await this.send('POST', this.tablePath(`/${encodeURIComponent(table)}`), { query: { comp: 'indexes' },
+      headers: { 'Content-Type': 'application/json', Accept: NOMETADATA },
+      body: JSON.stringify({ Name: name, Property: property }) });
+  }
+
+  async dropIndex(table, name) {
+    await this.send('DELETE', this.tablePath(`/${encodeURIComponent(table)}`), { query: { comp: 'indexes', name } });
+  }
+
+  /**
+   * One entity group transaction ({@code $batch} of one change set): {@code operations} of one
+   * PartitionKey, each {method, pk, rk, etag, entity or body} (entity: the typed entity to write,
+   * body: its JSON; neither for a delete). Throws ServiceError naming the operation that failed.
+   */
+  async batch(table, operations) {
+    const batch = `batch_${crypto.randomUUID()}`;
+    const changeset = `changeset_${crypto.randomUUID()}`;
+    const origin = location.origin;
+    let body = `--${batch}\r\nContent-Type: multipart/mixed; boundary=${changeset}\r\n\r\n`;
+    for (const op of operations) {
+      body += `--${changeset}\r\nContent-Type: application/http\r\nContent-Transfer-Encoding: binary\r\n\r\n`
+        + `${op.method} ${origin}${this.entityPath(table, op.pk, op.rk)} HTTP/1.1\r\n`
+        + `Accept: application/json;odata=nometadata\r\nDataServiceVersion: 3.0\r\n`
+        + (op.etag ? `If-Match: ${op.etag}\r\n` : '')
+        + (op.entity || op.body ? `Content-Type: application/json\r\n\r\n${op.body ?? writeEntity(op.entity)}\r\n`
+          : '\r\n');
+    }
+    body += `--${changeset}--\r\n--${batch}--\r\n`;
+    const r = await this.send('POST', this.tablePath('/$batch'), { body,
+      headers: { 'Content-Type': `multipart/mixed; boundary=${batch}`, Accept: NOMETADATA } });
+    const statuses = [...r.text.matchAll(/^HTTP\/1\.1 (\d{3})/gm)].map(m => Number(m[1]));
+    const failed = statuses.findIndex(s => s >= 300);
+    if (failed >= 0 || statuses.length !== operations.length) {
+      const json = r.text.slice(r.text.indexOf('{'), r.text.lastIndexOf('}') + 1);
+      let code = null;
+      let message = `the batch answered ${statuses.length} operations of ${operations.length}`;
+      try {
+        const error = JSON.parse(json)['odata.error'];
+        code = error.code;
+        message = error.message.value;
+      } catch (e) { /* no error body */ }
+      throw new ServiceError(failed >= 0 ? statuses[failed] : 500, code, message);
+    }
+  }
+
+  /** Get Entity; {@code asOf}: as it was then (a table with history). */
+  async getEntity(table, pk, rk, { asOf = '' } = {}) {
+    const r = await this.send('GET', this.entityPath(table, pk, rk), { query: { asOf } });
     const entity = readEntity(JSON.parse(r.text));
     entity.etag = r.headers.get('ETag') || entity.etag;
     return entity;
@@ -208,18 +336,70 @@ export class Account {
     await this.send('DELETE', this.entityPath(table, pk, rk), { headers: { 'If-Match': etag || '*' } });
   }
 
+  /**
+   * Deletes every entity of {@code table} that matches {@code filter} as of now, as a job
+   * ({@code DELETE <table>()?$filter=}): answers the job's status (202), to follow with {@link job}.
+   */
+  async deleteByFilter(table, filter) {
+    const r = await this.send('DELETE', this.entitiesPath(table), { query: { '$filter': filter },
+      headers: { Accept: NOMETADATA } });
+    return JSON.parse(r.text);
+  }
+
+  /**
+   * Restores {@code table} into the new table {@code target} as it was at {@code asOf} (empty: a
+   * copy as of now), as a job ({@code POST <table>()/$restore}); answers the job's status.
+   */
+  async restore(table, target, asOf = '') {
+    const body = { TableName: target };
+    if (asOf) body.AsOf = asOf;
+    const r = await this.send('POST', `${this.entitiesPath(table)}/$restore`, { body: JSON.stringify(body),
+      headers: { 'Content-Type': 'application/json', Accept: NOMETADATA } });
+    return JSON.parse(r.text);
+  }
+
+  /** A job's status ({@code $jobs/<id>}). */
+  async job(id) {
+    const r = await this.send('GET', this.tablePath(`/$jobs/${encodeURIComponent(id)}`), { headers: { Accept: NOMETADATA } });
+    return JSON.parse(r.text);
+  }
+
+  /** The account's running and recently finished jobs, newest first ({@code $jobs}). */
+  async jobs() {
+    const r = await this.send('GET', this.tablePath('/$jobs'), { headers: { Accept: NOMETADATA } });
+    return JSON.parse(r.text).value;
+  }
+
   /** The cluster view (account key only). */
   async cluster() {
     return JSON.parse((await this.send('GET', '/_cluster')).text);
   }
 }
 
-/** The metrics of the instance serving this page (Prometheus text); unsigned unless the server asks for a key. */
-export async function metricsText(account) {
-  const r = await fetch('/_metrics', { cache: 'no-store', credentials: 'omit' });
-  if (r.status === 403 && account && account.key) return (await account.send('GET', '/_metrics')).text;
-  if (!r.ok) throw new ServiceError(r.status, r.headers.get('x-ms-error-code'), 'metrics are not available');
-  return r.text();
+/**
+ * The last minutes of the key metrics of the instance serving this page ({@code /_metrics/history});
+ * unsigned unless the server asks for a key.
+ */
+export async function metricsHistory(account) {
+  const r = await fetch('/_metrics/history', { cache: 'no-store', credentials: 'omit' });
+  if (r.status === 403 && account && account.key) return JSON.parse((await account.send('GET', '/_metrics/history')).text);
+  if (!r.ok) throw new ServiceError(r.status, r.headers.get('x-ms-error-code'), 'the metrics are not available on this instance');
+  return r.json();
+}
+
+/** A table of Query Tables or Get Table at nometadata: {name, ttl, retention}. */
+function readTable(json) {
+  return { name: json.TableName, ttl: json.TTLInSeconds ?? null, retention: json.HistoryRetentionInSeconds ?? null };
+}
+
+/**
+ * A version of an entity's history or an event of the change feed: {operation, pk, rk, timestamp,
+ * etag, principal, commandId, entity (typed, or null)}.
+ */
+export function readEvent(json) {
+  return { operation: json.Operation, pk: json.PartitionKey, rk: json.RowKey, timestamp: json.Timestamp,
+    etag: json.ETag, principal: json.Principal, commandId: json.CommandId,
+    entity: json.Entity ? readEntity(json.Entity) : null };
 }
 
 export const TYPES = ['Edm.String', 'Edm.Int32', 'Edm.Int64', 'Edm.Double', 'Edm.Boolean', 'Edm.DateTime',

@@ -29,12 +29,14 @@ final class CountCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        FilterOption.check(filter);
         AtomicLong seen = new AtomicLong();
         long n;
         try (TableServiceHttp http = main.http();
              Progress progress = new Progress("count " + table, seen::get, () -> -1,
                      main.progressStyle() == Progress.Style.BAR ? Progress.Style.BAR : Progress.Style.NONE,
                      main.messages())) {
+            TableScan.requireTable(http, table);
             n = new Counter(http).count(table, TableScan.rangeFilters(filter, split), seen::set);
         }
         main.out().println(n);

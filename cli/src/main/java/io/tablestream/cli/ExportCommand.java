@@ -40,6 +40,11 @@ final class ExportCommand implements Callable<Integer> {
                     + " --split g,n,t reads four ranges at once).")
     List<String> split = List.of();
 
+    @Option(names = "--as-of", paramLabel = "TIME",
+            description = "The table as it was at this UTC time (e.g. 2026-11-24T11:00:00Z): a consistent snapshot of a"
+                    + " table with history (Tablestream's HistoryRetentionInSeconds), however it changes meanwhile.")
+    String asOf;
+
     @Option(names = "--count",
             description = "Count the entities alongside (a scan of the keys, run concurrently), so that progress"
                     + " shows the total and the time left; the count competes with the export for the service.")
@@ -48,9 +53,11 @@ final class ExportCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         TransferFormat f = format != null ? format : TransferFormat.of(output);
+        FilterOption.check(filter);
+        AsOfOption.check(asOf);
         try (TableServiceHttp http = main.http()) {
             long n = new Exporter(http, main.messages(), main.progressStyle(), main.checkpointInterval())
-                    .run(new Exporter.Request(table, filter, select, split, output, f, count));
+                    .run(new Exporter.Request(table, filter, select, split, output, f, count, asOf));
             main.messages().printf("Exported %,d entities of %s to %s%n", n, table, output);
         }
         return 0;

@@ -13,7 +13,8 @@ import picocli.CommandLine.ParentCommand;
 
 @Command(name = "import", mixinStandardHelpOptions = true,
         description = {"Writes the entities of a JSON Lines or CSV file (as export writes them) into a table,"
-                + " creating it if needed: batches of 100 per PartitionKey, several in flight.",
+                + " creating it if needed: grouped by PartitionKey (the file may be in any order) into batches of 100,"
+                + " several in flight.",
                 "Interrupted? Run the same command again: it resumes from the checkpoint"
                         + " <input>.import-<TABLE>.progress."})
 final class ImportCommand implements Callable<Integer> {
@@ -42,15 +43,23 @@ final class ImportCommand implements Callable<Integer> {
     @Option(names = "--no-create", description = "Do not create the table when it does not exist.")
     boolean noCreate;
 
+    @Option(names = "--group-memory", paramLabel = "MiB", defaultValue = "" + Importer.DEFAULT_GROUP_MEBIBYTES,
+            description = "Memory for entities waiting for more of their PartitionKey to fill a batch (a file not in key"
+                    + " order); beyond it the fullest groups are sent as they are. Default: ${DEFAULT-VALUE} MiB.")
+    int groupMemory;
+
     @Override
     public Integer call() throws Exception {
         if (parallel < 1) {
             throw new IllegalArgumentException("--parallel must be at least 1");
         }
+        if (groupMemory < 1) {
+            throw new IllegalArgumentException("--group-memory must be at least 1 (MiB)");
+        }
         TransferFormat f = format != null ? format : TransferFormat.of(input);
         try (TableServiceHttp http = main.http()) {
             long n = new Importer(http, main.messages(), main.progressStyle(), main.checkpointInterval())
-                    .run(new Importer.Request(table, input, f, mode, parallel, !noCreate));
+                    .run(new Importer.Request(table, input, f, mode, parallel, !noCreate, groupMemory * 1024L * 1024));
             main.messages().printf("Imported %,d entities from %s into %s%n", n, input, table);
         }
         return 0;

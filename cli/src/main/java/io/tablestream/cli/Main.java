@@ -2,6 +2,7 @@ package io.tablestream.cli;
 
 import io.tablestream.client.TableAccount;
 import io.tablestream.client.TableServiceHttp;
+import io.tablestream.cli.transfer.CallFailure;
 import io.tablestream.cli.transfer.Progress;
 import io.tablestream.cli.transfer.TransferException;
 import java.io.PrintStream;
@@ -13,15 +14,15 @@ import picocli.CommandLine.Option;
 /**
  * {@code tablestream}: moves entities in and out of a Table service (Tablestream, the Azure storage
  * emulator, or Azure itself) and looks at it: {@code export}, {@code import}, {@code count},
- * {@code tables}, {@code tail}. The account comes from {@code --connection-string}, else
- * {@code TABLESTREAM_CONNECTION_STRING}, else the emulator's account on this machine (what
- * {@code run-server.sh} serves).
+ * {@code tables}, {@code tail}; and runs Tablestream's jobs: {@code delete --filter}, {@code restore}.
+ * The account comes from {@code --connection-string}, else {@code TABLESTREAM_CONNECTION_STRING},
+ * else the emulator's account on this machine (what {@code run-server.sh} serves).
  */
 @Command(name = "tablestream", mixinStandardHelpOptions = true, version = "tablestream 0.1",
         description = "Export, import, count, list and tail the tables of a Table service (Tablestream, the"
-                + " Azure storage emulator or Azure).",
+                + " Azure storage emulator or Azure); delete by filter and restore (Tablestream's jobs).",
         subcommands = {ExportCommand.class, ImportCommand.class, CountCommand.class, TablesCommand.class,
-                TailCommand.class},
+                TailCommand.class, DeleteCommand.class, RestoreCommand.class},
         footer = {"", "The account: --connection-string, else TABLESTREAM_CONNECTION_STRING, else the storage"
                 + " emulator's account at http://127.0.0.1:10002/devstoreaccount1."})
 public final class Main implements Callable<Integer> {
@@ -56,6 +57,23 @@ public final class Main implements Callable<Integer> {
 
     TableServiceHttp http() {
         return new TableServiceHttp(account());
+    }
+
+    /** A failure in words: the command's own message, or what failed (a file, a host), never an exception's name. */
+    String describe(Throwable e) {
+        Throwable cause = CallFailure.unwrap(e);
+        for (Throwable t = cause; t != null; t = t.getCause()) {
+            if (t instanceof TransferException || t instanceof IllegalArgumentException) {
+                return t.getMessage();
+            }
+        }
+        String endpoint;
+        try {
+            endpoint = account().endpoint();
+        } catch (IllegalArgumentException unparsable) {
+            endpoint = "(no endpoint)";
+        }
+        return CallFailure.describe(cause, endpoint);
     }
 
     Progress.Style progressStyle() {
@@ -103,13 +121,7 @@ public final class Main implements Callable<Integer> {
         CommandLine cli = new CommandLine(main).setCaseInsensitiveEnumValuesAllowed(true)
                 .setOut(new java.io.PrintWriter(out, true)).setErr(new java.io.PrintWriter(err, true))
                 .setExecutionExceptionHandler((e, commandLine, parseResult) -> {
-                    Throwable cause = e;
-                    while (cause.getCause() != null && !(cause instanceof TransferException)
-                            && !(cause instanceof IllegalArgumentException)) {
-                        cause = cause.getCause();
-                    }
-                    commandLine.getErr().println("tablestream: " + (cause instanceof TransferException
-                            || cause instanceof IllegalArgumentException ? cause.getMessage() : cause.toString()));
+                    commandLine.getErr().println("tablestream: " + main.describe(e));
                     return 1;
                 });
         return cli.execute(args);

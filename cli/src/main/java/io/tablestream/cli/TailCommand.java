@@ -2,6 +2,8 @@ package io.tablestream.cli;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
+import io.tablestream.client.TableServiceHttp;
+import io.tablestream.cli.transfer.HttpChangeFeed;
 import io.tablestream.core.command.ChangeEvent;
 import io.tablestream.core.command.EntityChange;
 import io.tablestream.core.odata.EntityJsonWriter;
@@ -30,14 +32,17 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 
 /**
- * Follows a table's changes as they are applied, from the change feed topic ({@code <prefix>.changes},
- * committed changes only), one JSON line each: {@code {"change":"inserted|replaced|merged|deleted|expired",
+ * Follows a table's changes as they are applied — from the server's HTTP change feed
+ * ({@code --endpoint}: {@code GET /<table>()/$changes}, long-polled from a cursor, through the account
+ * of the connection string), or from the change feed topic ({@code <prefix>.changes}, committed
+ * changes only) — one JSON line each: {@code {"change":"inserted|replaced|merged|deleted|expired",
  * "changedAt":...,"principal":...,"entity":{...}}}, the entity as export writes it (only its keys for a
  * deletion or an expiry).
  */
 @Command(name = "tail", mixinStandardHelpOptions = true,
-        description = "Prints a table's changes as they happen (the change feed topic), one JSON line each, until"
-                + " interrupted.")
+        description = {"Prints a table's changes as they happen, one JSON line each, until interrupted: from the"
+                + " server's HTTP change feed (--endpoint, through the connection string's account) or from the change"
+                + " feed topic on Kafka."})
 final class TailCommand implements Callable<Integer> {
     private static final JsonFactory JSON = new JsonFactory();
 
@@ -46,6 +51,10 @@ final class TailCommand implements Callable<Integer> {
 
     @Parameters(index = "0", paramLabel = "TABLE")
     String table;
+
+    @Option(names = "--endpoint", description = "Follow the Table endpoint's HTTP change feed (GET /<table>()/$changes) with"
+            + " the connection string's account, instead of reading Kafka.")
+    boolean endpoint;
 
     @Option(names = "--bootstrap-servers", paramLabel = "HOST:PORT",
             description = "The Kafka cluster (default: KAFKA_BOOTSTRAP_SERVERS, else the embedded broker of --data-dir).")
@@ -67,6 +76,12 @@ final class TailCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        if (endpoint) {
+            try (TableServiceHttp http = main.http()) {
+                new HttpChangeFeed(http, table, main.messages()).follow(fromBeginning ? "beginning" : "now", max, main.out());
+            }
+            return 0;
+        }
         String account = main.account().name();
         Properties props = new Properties();
         props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap());
@@ -174,8 +189,9 @@ final class TailCommand implements Callable<Integer> {
         }
         Path brokerDir = dataDir.resolve("kafka");
         return EmbeddedBrokerAddress.read(brokerDir).orElseThrow(() -> new IllegalArgumentException(
-                "No Kafka cluster named: give --bootstrap-servers, set KAFKA_BOOTSTRAP_SERVERS, or point --data-dir at a"
-                        + " server's data directory (no " + brokerDir.resolve(EmbeddedBrokerAddress.FILE_NAME) + ")"))
+                "No Kafka cluster named: give --endpoint to follow the Table endpoint's HTTP change feed instead, or"
+                        + " --bootstrap-servers, set KAFKA_BOOTSTRAP_SERVERS, or point --data-dir at a server's data"
+                        + " directory (no " + brokerDir.resolve(EmbeddedBrokerAddress.FILE_NAME) + ")"))
                 .bootstrapServers("127.0.0.1");
     }
 }

@@ -94,12 +94,88 @@ public final class TableServiceHttp implements AutoCloseable {
                 .header("Prefer", "return-no-content").POST(HttpRequest.BodyPublishers.ofByteArray(body)));
     }
 
+    /** Get Table: 200 with the table, 404 TableNotFound when there is none. */
+    public CompletableFuture<Answer> getTable(String table) {
+        return send(request("/Tables('" + keyLiteral(table) + "')", Map.of(), null).GET());
+    }
+
+    /**
+     * A page of the table's change feed ({@code $changes}, a Tablestream extension): from
+     * {@code cursor}, or when it is null from {@code from} ({@code now}, {@code beginning} or a UTC
+     * time); waiting up to {@code waitSeconds} for a first change.
+     */
+    public CompletableFuture<Answer> changes(String table, String cursor, String from, int waitSeconds) {
+        Map<String, String> query = new LinkedHashMap<>();
+        query.put(cursor != null ? "cursor" : "from", cursor != null ? cursor : from);
+        query.put("wait", Integer.toString(waitSeconds));
+        query.put("$top", "1000");
+        return http.sendAsync(request("/" + table + "()/$changes", query, null)
+                        .timeout(TIMEOUT.plusSeconds(waitSeconds)).GET().build(), HttpResponse.BodyHandlers.ofByteArray())
+                .thenApply(TableServiceHttp::answer);
+    }
+
+    /**
+     * Delete by filter (a Tablestream job, {@code DELETE /<table>()?$filter=}): {@code 202 Accepted} with
+     * the job's status, to follow with {@link #job}.
+     */
+    public CompletableFuture<Answer> deleteWhere(String table, String filter) {
+        return send(request("/" + table + "()", Map.of("$filter", filter), null).DELETE());
+    }
+
+    /**
+     * Restore to a point in time (a Tablestream job, {@code POST /<table>()/$restore}): {@code table} into
+     * the new table {@code target} as it was at {@code asOf} (a UTC time; null: a copy as of now);
+     * {@code 202 Accepted} with the job's status.
+     */
+    public CompletableFuture<Answer> restore(String table, String target, String asOf) {
+        String body = "{\"TableName\":" + jsonString(target) + (asOf == null ? "" : ",\"AsOf\":" + jsonString(asOf)) + "}";
+        return send(request("/" + table + "()/$restore", Map.of(), null).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8)));
+    }
+
+    /** A job's status ({@code GET /$jobs/<id>}, Tablestream). */
+    public CompletableFuture<Answer> job(String id) {
+        return send(request("/$jobs/" + encode(id), Map.of(), null).GET());
+    }
+
+    private static String jsonString(String s) {
+        return "\"" + s.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
+    }
+
+    /**
+     * A refusal of a request on {@code table} itself (not on one of its entities) in words: a missing
+     * table named with its account and endpoint, anything else as the service's status, code and message.
+     */
+    public String refusal(String table, Answer answer) {
+        String code = answer.header("x-ms-error-code");
+        if (answer.status() == 404 && ("TableNotFound".equals(code) || "ResourceNotFound".equals(code))) {
+            return "The table " + table + " does not exist in the account " + account.name() + " at " + account.endpoint();
+        }
+        if (answer.status() == 403) {
+            return "The service at " + account.endpoint() + " refused the account's credentials for " + table + " ("
+                    + answer.describe() + ")";
+        }
+        return answer.describe();
+    }
+
     /**
      * One page of Query Entities on {@code table}: {@code $filter}, {@code $select} and {@code $top}
      * when not null, from {@code from} (null: the first page), at minimal metadata.
      */
     public PageRequest queryEntities(String table, String filter, String select, Integer top, Continuation from) {
+        return queryEntities(table, filter, select, top, null, from);
+    }
+
+    /**
+     * As {@link #queryEntities(String, String, String, Integer, Continuation)}, the table as it was at
+     * {@code asOf} (a UTC time; a Tablestream table with history) when it is not null.
+     */
+    public PageRequest queryEntities(String table, String filter, String select, Integer top, String asOf,
+                                     Continuation from) {
         Map<String, String> query = new LinkedHashMap<>();
+        if (asOf != null && !asOf.isBlank()) {
+            query.put("asOf", asOf);
+        }
         if (filter != null && !filter.isBlank()) {
             query.put("$filter", filter);
         }

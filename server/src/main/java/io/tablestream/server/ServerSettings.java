@@ -194,6 +194,11 @@ public final class ServerSettings {
     public static final Setting<Boolean> METRICS_REQUIRE_KEY = Setting.flag("metrics-require-key", false,
             "Serve GET /_metrics (Prometheus format) only to requests signed with an account key; by default it"
                     + " answers anyone, like the health endpoints.");
+    public static final Setting<Integer> METRICS_HISTORY_INTERVAL_MS = Setting.integer("metrics-history-interval-ms",
+            5_000, "How often the instance reads its key metrics for their history (GET /_metrics/history, the"
+                    + " console's charts).");
+    public static final Setting<Integer> METRICS_HISTORY_MS = Setting.integer("metrics-history-ms", 900_000,
+            "How much of that history the instance keeps in memory (15 minutes; a few kilobytes).");
     public static final Setting<String> CONSOLE = Setting.choice("console", "auto",
             "The web console at /_console/: on, off, or auto (on when host is a loopback address). Its pages hold no"
                     + " secret; what they show is read with the account key or SAS the user enters.", "auto", "on", "off");
@@ -212,7 +217,8 @@ public final class ServerSettings {
             STANDBY_LAG_REFRESH_MS, GROUP_SESSION_TIMEOUT_MS,
             GROUP_HEARTBEAT_INTERVAL_MS, TRANSACTION_TIMEOUT_MS, STANDBY_MAX_LAG, FORWARD_TIMEOUT_MS,
             TLS_CERT_FILE, TLS_KEY_FILE, TLS_TRUST_FILE, PLAIN_HTTP_PORT, TLS_RELOAD_CHECK_MS,
-            METRICS, METRICS_REQUIRE_KEY, CONSOLE, HEALTH_BROKER_CHECK_MS);
+            METRICS, METRICS_REQUIRE_KEY, METRICS_HISTORY_INTERVAL_MS, METRICS_HISTORY_MS, CONSOLE,
+            HEALTH_BROKER_CHECK_MS);
 
     /**
      * The prefixes of the settings passed through to Kafka ({@link #KAFKA_PREFIX}, {@link #STREAMS_PREFIX},

@@ -158,7 +158,10 @@ public final class TablestreamServer implements AutoCloseable {
         started.push(Operations.install(endpoint, metrics, processor, bootstrap,
                 config.passThrough(ServerSettings.KAFKA_PREFIX),
                 Duration.ofMillis(config.get(ServerSettings.HEALTH_BROKER_CHECK_MS)),
-                config.get(ServerSettings.METRICS_REQUIRE_KEY), config.get(ServerSettings.CONSOLE),
+                new Operations.MetricsServing(config.get(ServerSettings.METRICS_REQUIRE_KEY),
+                        Duration.ofMillis(config.get(ServerSettings.METRICS_HISTORY_INTERVAL_MS)),
+                        Duration.ofMillis(config.get(ServerSettings.METRICS_HISTORY_MS))),
+                config.get(ServerSettings.CONSOLE),
                 config.get(ServerSettings.HOST)));
         // ---- end of operations ----
         this.http = Javalin.create(javalin -> {

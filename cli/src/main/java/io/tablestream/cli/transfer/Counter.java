@@ -25,8 +25,13 @@ public final class Counter {
 
     /** As {@link #count(String, List)}, telling {@code progress} the running count after every page. */
     public long count(String table, List<String> filters, LongConsumer progress) throws Exception {
+        return count(table, filters, null, progress);
+    }
+
+    /** As {@link #count(String, List, LongConsumer)}, the table as it was at {@code asOf} (null: now). */
+    public long count(String table, List<String> filters, String asOf, LongConsumer progress) throws Exception {
         AtomicLong count = new AtomicLong();
-        new TableScan(http, table, "RowKey", filters).run(filters.stream().map(f -> TableScan.Position.START).toList(),
+        new TableScan(http, table, "RowKey", filters, asOf).run(filters.stream().map(f -> TableScan.Position.START).toList(),
                 (range, page, next) -> progress.accept(count.addAndGet(entitiesIn(page))));
         return count.get();
     }

@@ -62,7 +62,7 @@ public final class EntityLines {
     }
 
     /** Copies the object the parser stands at, members of control information left out. */
-    private static void copyEntity(JsonParser p, JsonGenerator g) throws IOException {
+    static void copyEntity(JsonParser p, JsonGenerator g) throws IOException {
         g.writeStartObject();
         while (p.nextToken() == JsonToken.FIELD_NAME) {
             String name = p.currentName();

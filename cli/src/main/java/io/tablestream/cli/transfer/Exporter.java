@@ -9,6 +9,7 @@ import java.io.PrintStream;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -26,8 +27,12 @@ import java.util.concurrent.atomic.AtomicLong;
  *   <li><b>Resumable</b>: after each page written (at most once a second by default) a checkpoint beside the
  *       output records the output's length and where each range goes on. Run the same export again
  *       and it truncates the output to that length and continues every range from there; nothing is
- *       lost or written twice. A CSV export is written as JSON Lines first ({@code <output>.part}) and
- *       converted at the end.</li>
+ *       lost or written twice. The entities are written as JSON Lines to {@code <output>.part}, which
+ *       becomes the output (or is converted to it, for CSV) once complete: the output never holds
+ *       part of a table. An export that fails before writing an entity (no such table, a wrong
+ *       filter, nothing answering) leaves no file behind.</li>
+ *   <li><b>Point in time</b>: with {@code asOf}, every page is read as the table was then (a table
+ *       with history): a consistent snapshot however the table changes during the export.</li>
  *   <li><b>Progress</b>: entities written, rate, and — once a concurrent count of the query (keys only)
  *       is done — the total and the time left.</li>
  * </ul>
@@ -35,7 +40,11 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class Exporter {
     /** What to export and where. */
     public record Request(String table, String filter, String select, List<String> splitPoints, Path output,
-                          TransferFormat format, boolean count) {
+                          TransferFormat format, boolean count, String asOf) {
+        public Request(String table, String filter, String select, List<String> splitPoints, Path output,
+                       TransferFormat format, boolean count) {
+            this(table, filter, select, splitPoints, output, format, count, null);
+        }
     }
 
     private final TableServiceHttp http;
@@ -54,7 +63,8 @@ public final class Exporter {
     /** Runs the export (resuming a checkpointed one); returns how many entities the output holds. */
     public long run(Request request) throws Exception {
         boolean csv = request.format() == TransferFormat.CSV;
-        Path lines = csv ? request.output().resolveSibling(request.output().getFileName() + ".part") : request.output();
+        TableScan.requireTable(http, request.table());
+        Path lines = request.output().resolveSibling(request.output().getFileName() + ".part");
         Checkpoint checkpoint = new Checkpoint(request.output().resolveSibling(request.output().getFileName() + ".progress"));
         List<String> filters = TableScan.rangeFilters(request.filter(), request.splitPoints());
         Map<String, String> what = new LinkedHashMap<>();
@@ -65,6 +75,7 @@ public final class Exporter {
         what.put("what.select", String.valueOf(request.select()));
         what.put("what.ranges", String.valueOf(filters));
         what.put("what.format", request.format().name());
+        what.put("what.asOf", String.valueOf(request.asOf()));
 
         List<TableScan.Position> from = new ArrayList<>();
         long entities = 0;
@@ -96,10 +107,17 @@ public final class Exporter {
             PageWriter writer = new PageWriter(file, checkpoint, what, from, entities, bytes, checkpointNanos);
             try (Progress progress = new Progress("export " + request.table(), writer::entities, total::get, style,
                     messages)) {
-                new TableScan(http, request.table(), request.select(), filters).run(from, writer);
+                new TableScan(http, request.table(), request.select(), filters, request.asOf()).run(from, writer);
             }
             writer.checkpoint();
             entities = writer.entities();
+        } catch (Exception e) {
+            if (Files.exists(lines) && Files.size(lines) == 0) {
+                // nothing exported: nothing to resume, no file left behind
+                Files.deleteIfExists(lines);
+                checkpoint.delete();
+            }
+            throw e;
         } finally {
             if (counter != null) {
                 counter.interrupt();
@@ -109,6 +127,8 @@ public final class Exporter {
             messages.printf("Writing %s as CSV%n", request.output());
             CsvEntities.fromLines(lines, request.output());
             Files.delete(lines);
+        } else {
+            Files.move(lines, request.output(), StandardCopyOption.REPLACE_EXISTING);
         }
         checkpoint.delete();
         return entities;
@@ -118,7 +138,7 @@ public final class Exporter {
     private Thread startCount(Request request, List<String> filters, AtomicLong total) {
         Thread t = new Thread(() -> {
             try {
-                total.set(new Counter(http).count(request.table(), filters));
+                total.set(new Counter(http).count(request.table(), filters, request.asOf(), n -> { }));
             } catch (Exception e) {
                 // no total: progress shows no time left
             }

@@ -45,13 +45,37 @@ public final class TableScan {
     private final String table;
     private final String select;
     private final List<String> filters;
+    private final String asOf;
 
     /** @param filters one per range: the range's complete {@code $filter} (null: the whole table) */
     public TableScan(TableServiceHttp http, String table, String select, List<String> filters) {
+        this(http, table, select, filters, null);
+    }
+
+    /** As {@link #TableScan(TableServiceHttp, String, String, List)}, the table as it was at {@code asOf} (null: now). */
+    public TableScan(TableServiceHttp http, String table, String select, List<String> filters, String asOf) {
         this.http = http;
         this.table = table;
         this.select = select;
         this.filters = java.util.Collections.unmodifiableList(new ArrayList<>(filters));
+        this.asOf = asOf;
+    }
+
+    /**
+     * Checks, before any transfer starts, that the service answers and has the table: a
+     * {@link TransferException} in words otherwise (a missing table, an unknown host, nothing
+     * listening), without the retries a transfer makes.
+     */
+    public static void requireTable(TableServiceHttp http, String table) throws InterruptedException {
+        TableServiceHttp.Answer answer;
+        try {
+            answer = http.getTable(table).get();
+        } catch (ExecutionException e) {
+            throw new TransferException(CallFailure.describe(e.getCause(), http.account().endpoint()), e.getCause());
+        }
+        if (!answer.succeeded()) {
+            throw new TransferException(http.refusal(table, answer));
+        }
     }
 
     public int ranges() {
@@ -104,7 +128,8 @@ public final class TableScan {
                 if (head.status() != 200) {
                     Answer refused = current.answer().get();
                     if (!TableServiceHttp.retriable(head.status()) || ++attempt >= ATTEMPTS) {
-                        throw new TransferException("The service refused a page of " + table + ": " + refused.describe());
+                        throw new TransferException("The service refused a page of " + table + ": "
+                                + http.refusal(table, refused));
                     }
                     pause(attempt);
                     current = request(range, at);
@@ -122,7 +147,8 @@ public final class TableScan {
                 current = following;
             } catch (ExecutionException e) {
                 if (!TableServiceHttp.retriable(e.getCause()) || ++attempt >= ATTEMPTS) {
-                    throw new TransferException("Reading " + table + " failed: " + e.getCause(), e.getCause());
+                    throw new TransferException("Reading " + table + " failed: "
+                            + CallFailure.describe(e.getCause(), http.account().endpoint()), e.getCause());
                 }
                 if (following != null) {
                     following.answer().cancel(true);
@@ -134,7 +160,7 @@ public final class TableScan {
     }
 
     private PageRequest request(int range, Continuation at) {
-        return http.queryEntities(table, filters.get(range), select, null, at);
+        return http.queryEntities(table, filters.get(range), select, null, asOf, at);
     }
 
     private static void pause(int attempt) throws InterruptedException {
@@ -151,8 +177,10 @@ public final class TableScan {
         List<String> filters = new ArrayList<>();
         for (int i = 0; i <= sorted.size(); i++) {
             List<String> terms = new ArrayList<>();
+            boolean alone = sorted.isEmpty();
             if (filter != null && !filter.isBlank()) {
-                terms.add("(" + filter + ")");
+                // alone, the filter is sent as typed, so that the service's error positions are the user's
+                terms.add(alone ? filter : "(" + filter + ")");
             }
             if (i > 0) {
                 terms.add("PartitionKey ge " + literal(sorted.get(i - 1)));

@@ -14,6 +14,7 @@ import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Properties;
 
 /**
  * The web console's files under {@code /_console/}, from the server's resources ({@code console/}):
@@ -31,8 +32,13 @@ final class ConsoleFiles implements OperationHandler {
             "css", "text/css;charset=utf-8",
             "svg", "image/svg+xml");
     /** The console's files, by the name they are served at (the empty name is the page). */
-    static final String[] FILES = {"index.html", "console.css", "console.js", "signing.js", "filters.js", "charts.js",
-            "favicon.svg"};
+    static final String[] FILES = {"index.html", "console.css", "console.js", "ui.js", "signing.js", "filters.js",
+            "table.js", "entity.js", "feed.js", "sas.js", "transfer.js", "jobs.js", "charts.js", "favicon.svg"};
+    /** The charting library (uPlot), from its WebJar on the class path: served name → file in the package. */
+    static final Map<String, String> CHART_LIBRARY = Map.of(
+            "uPlot.iife.min.js", "dist/uPlot.iife.min.js",
+            "uPlot.min.css", "dist/uPlot.min.css");
+    private static final String CHART_WEBJAR = "org.webjars.npm/uplot";
     private static final String SECURITY_POLICY = "default-src 'none'; script-src 'self'; style-src 'self';"
             + " img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
@@ -43,11 +49,27 @@ final class ConsoleFiles implements OperationHandler {
 
     ConsoleFiles() {
         for (String name : FILES) {
-            byte[] body = read("console/" + name);
-            String extension = name.substring(name.lastIndexOf('.') + 1);
-            files.put(name, new File(body, TYPES.get(extension), "\"" + sha256(body).substring(0, 16) + "\""));
+            add(name, read("console/" + name));
         }
+        String library = "META-INF/resources/webjars/uplot/" + webJarVersion(CHART_WEBJAR) + "/";
+        CHART_LIBRARY.forEach((name, path) -> add(name, read(library + path)));
         files.put("", files.get("index.html"));
+    }
+
+    private void add(String name, byte[] body) {
+        String extension = name.substring(name.lastIndexOf('.') + 1);
+        files.put(name, new File(body, TYPES.get(extension), "\"" + sha256(body).substring(0, 16) + "\""));
+    }
+
+    /** The version of the WebJar {@code groupAndArtifact} on the class path, from its Maven properties. */
+    private static String webJarVersion(String groupAndArtifact) {
+        Properties properties = new Properties();
+        try {
+            properties.load(new java.io.ByteArrayInputStream(read("META-INF/maven/" + groupAndArtifact + "/pom.properties")));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return properties.getProperty("version");
     }
 
     @Override

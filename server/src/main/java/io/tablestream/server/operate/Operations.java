@@ -12,16 +12,24 @@ import java.util.Map;
  * Mounts what operators and users need besides the Table service, under {@code /_} (no account name
  * starts with {@code _}):
  * <ul>
- *   <li>{@code GET /_metrics}: Prometheus metrics, to anyone unless {@code requireKeyForMetrics};</li>
+ *   <li>{@code GET /_metrics}: Prometheus metrics, to anyone unless {@code serving.requireKey()};</li>
+ *   <li>{@code GET /_metrics/history}: the last minutes of the key metrics (see {@link MetricsHistory}), to the
+ *       same;</li>
  *   <li>{@code GET /_health/live}, {@code GET /_health/ready}: to anyone (see {@link Health});</li>
  *   <li>{@code GET /_console/}: the web console's files, when the console is on.</li>
  * </ul>
  */
 public final class Operations implements AutoCloseable {
     private final BrokerProbe broker;
+    private final MetricsHistory history;
 
-    private Operations(BrokerProbe broker) {
+    private Operations(BrokerProbe broker, MetricsHistory history) {
         this.broker = broker;
+        this.history = history;
+    }
+
+    /** How the metrics are served: whether {@code /_metrics} needs a key, and the history's interval and length. */
+    public record MetricsServing(boolean requireKey, Duration historyInterval, Duration historyLength) {
     }
 
     /**
@@ -31,11 +39,14 @@ public final class Operations implements AutoCloseable {
      */
     public static Operations install(TableServiceEndpoint endpoint, ServerMetrics metrics, StreamProcessor processor,
                                      String bootstrapServers, Map<String, String> kafkaClientSettings,
-                                     Duration brokerCheck, boolean requireKeyForMetrics, String console, String host) {
+                                     Duration brokerCheck, MetricsServing serving, String console, String host) {
+        MetricsHistory history = null;
         if (metrics != null) {
+            InternalAccess access = serving.requireKey() ? InternalAccess.ACCOUNT_KEY : InternalAccess.ANYONE;
             endpoint.observe(metrics.requests());
-            endpoint.internalEndpoint("/_metrics",
-                    requireKeyForMetrics ? InternalAccess.ACCOUNT_KEY : InternalAccess.ANYONE, metrics.endpoint());
+            endpoint.internalEndpoint("/_metrics", access, metrics.endpoint());
+            history = MetricsHistory.start(metrics.registry(), serving.historyInterval(), serving.historyLength());
+            endpoint.internalEndpoint("/_metrics/history", access, history.endpoint());
         }
         BrokerProbe broker = new BrokerProbe(bootstrapServers, kafkaClientSettings, brokerCheck);
         Health health = new Health(processor, processor.registry(), broker);
@@ -45,7 +56,7 @@ public final class Operations implements AutoCloseable {
         endpoint.internalEndpoint("/_console", InternalAccess.ANYONE, ConsoleFiles.redirect());
         endpoint.internalEndpoint(ConsoleFiles.PREFIX, InternalAccess.ANYONE,
                 consoleOn ? new ConsoleFiles() : ConsoleFiles.off());
-        return new Operations(broker);
+        return new Operations(broker, history);
     }
 
     /** Whether {@code host} (the bind address) is a loopback address; a name that does not resolve is not. */
@@ -59,6 +70,9 @@ public final class Operations implements AutoCloseable {
 
     @Override
     public void close() {
+        if (history != null) {
+            history.close();
+        }
         broker.close();
     }
 }

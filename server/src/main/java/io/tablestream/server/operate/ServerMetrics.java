@@ -73,7 +73,8 @@ public final class ServerMetrics implements AutoCloseable {
         bind(new FileDescriptorMetrics());
     }
 
-    private static MeterFilter latencyBuckets() {
+    /** Gives every Tablestream timer {@link #LATENCY_BUCKETS} (the console's history reads them too). */
+    static MeterFilter latencyBuckets() {
         double[] nanos = Arrays.stream(LATENCY_BUCKETS).mapToDouble(Duration::toNanos).toArray();
         return new MeterFilter() {
             @Override

@@ -56,6 +56,11 @@ class ConsoleFilesTest {
             assertThat(r.body()).as(file).isNotBlank();
         }
         assertThat(get("/_console/console.js").headers().firstValue("Content-Type")).hasValue("text/javascript;charset=utf-8");
+        HttpResponse<String> charts = get("/_console/uPlot.iife.min.js");
+        assertThat(charts.statusCode()).isEqualTo(200);
+        assertThat(charts.body()).contains("uPlot");
+        assertThat(charts.headers().firstValue("Content-Type")).hasValue("text/javascript;charset=utf-8");
+        assertThat(get("/_console/uPlot.min.css").headers().firstValue("Content-Type")).hasValue("text/css;charset=utf-8");
 
         String etag = page.headers().firstValue("ETag").orElseThrow();
         assertThat(get("/_console/", "If-None-Match", etag).statusCode()).isEqualTo(304);

@@ -21,10 +21,12 @@ import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntFunction;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
@@ -61,6 +63,7 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ConsoleIT {
     private static final Path SCREENSHOTS = Path.of("target", "console-screenshots");
+    private static final Path DOWNLOADS = Path.of("target", "console-downloads").toAbsolutePath();
     /** Tables of the timed first page: 10,000 with -Dconsole.tables=10000 (creating them takes over a minute here). */
     private static final int MANY_TABLES = Integer.getInteger("console.tables", 1_000);
 
@@ -87,9 +90,13 @@ class ConsoleIT {
         ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(driver.get().toFile())
                 .usingAnyFreePort().build();
         browser = new ChromeDriver(service, options);
-        wait = new WebDriverWait(browser, Duration.ofSeconds(30));
+        // checked every 20 ms (Selenium's default, 500 ms, spent half a second on nearly every view drawn)
+        wait = new WebDriverWait(browser, Duration.ofSeconds(30), Duration.ofMillis(20));
         console = "http://127.0.0.1:" + server.port() + "/_console/";
         Files.createDirectories(SCREENSHOTS);
+        Files.createDirectories(DOWNLOADS);
+        browser.executeCdpCommand("Browser.setDownloadBehavior", Map.of("behavior", "allow",
+                "downloadPath", DOWNLOADS.toString()));
     }
 
     @AfterAll
@@ -137,6 +144,15 @@ class ConsoleIT {
         });
     }
 
+    /** A new table (its name from {@code prefix}) holding {@code n} entities, the i-th {@code entity.apply(i)}. */
+    private static TableClient givenTable(TableServiceClient service, String prefix, int n, IntFunction<TableEntity> entity) {
+        TableClient table = service.createTable(TableNames.unique(prefix));
+        for (int i = 0; i < n; i++) {
+            table.createEntity(entity.apply(i));
+        }
+        return table;
+    }
+
     private String status() {
         return browser.findElement(By.id("status")).getText();
     }
@@ -166,6 +182,7 @@ class ConsoleIT {
         signIn("devstoreaccount1", EmulatorAccount.KEY);
 
         assertThat(find("h1").getText()).isEqualTo("Tables");
+        assertThat(find("nav.pager").getText()).startsWith("Page 1").doesNotContain("null");
         assertThat(browser.findElement(By.id("who")).getText()).isEqualTo("devstoreaccount1 (account key)");
         screenshot("02-tables");
     }
@@ -194,13 +211,9 @@ class ConsoleIT {
     @Test
     @Order(3)
     void queriesWithTheFilterBuilderAndPagesThroughTypedEntities(TableServiceClient service) throws IOException {
-        String name = TableNames.unique("Query");
-        TableClient table = service.createTable(name);
-        for (int i = 0; i < 25; i++) {
-            table.createEntity(new TableEntity("orders", String.format("o%02d", i)).addProperty("Quantity", i)
-                    .addProperty("Total", i * 1.5).addProperty("Sequence", 1L << 40 | i)
-                    .addProperty("Customer", i % 2 == 0 ? "Contoso" : "Fabrikam"));
-        }
+        String name = givenTable(service, "Query", 25, i -> new TableEntity("orders", String.format("o%02d", i))
+                .addProperty("Quantity", i).addProperty("Total", i * 1.5).addProperty("Sequence", 1L << 40 | i)
+                .addProperty("Customer", i % 2 == 0 ? "Contoso" : "Fabrikam")).getTableName();
         go("#/table/" + name, "table");
         new Select(find("#top")).selectByValue("10");
         awaitView("table", () -> find("#run-query").click());
@@ -298,10 +311,13 @@ class ConsoleIT {
         screenshot("08-cluster");
 
         go("#/metrics", "metrics");
-        wait.until(d -> browser.findElements(By.cssSelector("figure.chart[data-points='3']")).size() == 8);
-        assertThat(find("figure[data-chart='requests'] .latest").getText()).endsWith("/s");
-        assertThat(find("figure[data-chart='heap'] .latest").getText()).endsWith(" MiB").isNotEqualTo("0.00 MiB");
-        assertThat(find("figure[data-chart='requests'] polyline").getAttribute("points")).isNotBlank();
+        // the server keeps the last minutes: the charts show them on arrival, with time axes and units
+        wait.until(d -> browser.findElements(By.cssSelector("figure.chart canvas")).size() == 6);
+        assertThat(find("figure[data-chart='requests'] figcaption").getText()).startsWith("Requests answered (req/s)");
+        assertThat(Integer.parseInt(find("figure[data-chart='requests']").getAttribute("data-points"))).isGreaterThan(1);
+        assertThat(find("figure[data-chart='latency'] .latest").getText()).contains("p99").endsWith("ms");
+        assertThat(find("figure[data-chart='memory'] .latest").getText()).contains("Java heap used").doesNotContain("—");
+        assertThat(find("figure[data-chart='requests'] .u-axis").isDisplayed()).isTrue();
         screenshot("09-metrics");
     }
 
@@ -351,6 +367,239 @@ class ConsoleIT {
                 MANY_TABLES, times.stream().map(t -> String.format("%.0f", t)).toList(), best);
         assertThat(best).isLessThan(Boolean.getBoolean("console.strict") ? 200 : 2000);
         signIn("devstoreaccount1", EmulatorAccount.KEY);
+    }
+
+    // ---------------------------------------------------------------- errors where the user looks
+
+    @Test
+    @Order(8)
+    void showsAQueryErrorInPlaceOfTheRowsAndForgetsABrokenFilter(TableServiceClient service) throws IOException {
+        String name = givenTable(service, "Errors", 15, i -> new TableEntity("p", String.format("r%02d", i))
+                .addProperty("Total", i * 10.0)).getTableName();
+        go("#/table/" + name, "table");
+        type("#filter", "Total gt 100.0");
+        awaitView("table", () -> find("#run-query").click());
+        assertThat(rows()).containsExactly("r11", "r12", "r13", "r14");
+
+        type("#filter", "Total gt (");
+        awaitView("table", () -> find("#run-query").click());
+        assertThat(find("#results .error").getText()).startsWith("400");
+        assertThat(rows()).isEmpty();
+        screenshot("12-query-error");
+
+        // reopened, the table runs the last query that worked, not the broken one
+        go("#/tables", "tables");
+        go("#/table/" + name, "table");
+        assertThat(find("#filter").getAttribute("value")).isEqualTo("Total gt 100.0");
+        assertThat(rows()).containsExactly("r11", "r12", "r13", "r14");
+
+        // an error after paging: in place of the rows, not only in the banner
+        type("#filter", "");
+        new Select(find("#top")).selectByValue("10");
+        awaitView("table", () -> find("#run-query").click());
+        service.deleteTable(name);
+        awaitView("table", () -> find("#next-page").click());
+        assertThat(find("#results .error").getText()).startsWith("404");
+        assertThat(rows()).isEmpty();
+    }
+
+    // ---------------------------------------------------------------- history, point in time, count
+
+    @Test
+    @Order(9)
+    void showsAnEntitysHistoryWithDiffsAPointInTimeViewAndCounts(TableServiceClient service) throws Exception {
+        String name = TableNames.unique("Audit");
+        go("#/tables", "tables");
+        type("#new-table", name);
+        type("#new-retention", "86400");
+        awaitView("tables", () -> find("#create-table button").click());
+        type("#prefix", name);
+        awaitView("tables", () -> find("form[role=search] button").click());
+        assertThat(find("#tables tr[data-table='" + name + "'] td.retention").getText()).isEqualTo("1 day");
+
+        TableClient table = service.getTableClient(name);
+        table.createEntity(new TableEntity("orders", "o1").addProperty("Status", "open").addProperty("Total", 10.0));
+        // a time after the insert was answered and before the replace: as a UTC time of millisecond precision
+        String between = java.time.Instant.now().truncatedTo(java.time.temporal.ChronoUnit.MILLIS).toString();
+        table.updateEntity(new TableEntity("orders", "o1").addProperty("Status", "paid").addProperty("Total", 10.0)
+                .addProperty("PaidBy", "card"), com.azure.data.tables.models.TableEntityUpdateMode.REPLACE);
+        table.createEntity(new TableEntity("orders", "o2").addProperty("Status", "open"));
+
+        go("#/history/" + name + "/orders/o1", "history");
+        List<WebElement> versions = browser.findElements(By.cssSelector("table.versions > tbody > tr"));
+        assertThat(versions).extracting(v -> v.getAttribute("data-operation")).containsExactly("Replaced", "Inserted");
+        assertThat(versions.get(0).getText()).contains("devstoreaccount1 key1");
+        assertThat(find("#diff-0 tr[data-property='Status'] td.before").getText()).isEqualTo("open");
+        assertThat(find("#diff-0 tr[data-property='Status'] td.after").getText()).isEqualTo("paid");
+        assertThat(find("#diff-0 tr[data-property='PaidBy']").getAttribute("data-change")).isEqualTo("added");
+        assertThat(find("#compare-diff tr[data-property='Status'] td.after").getText()).isEqualTo("paid");
+        screenshot("13-history");
+
+        go("#/entity/" + name + "/orders/o1?asOf=" + between, "entity");
+        assertThat(find("#properties tr[data-property='Status'] .property-value").getText()).isEqualTo("open");
+        assertThat(browser.findElements(By.cssSelector("#properties tr[data-property='PaidBy']"))).isEmpty();
+
+        go("#/table/" + name, "table");
+        wait.until(d -> find("#as-of").isEnabled());
+        type("#as-of", between);
+        awaitView("table", () -> find("#run-query").click());
+        assertThat(rows()).containsExactly("o1");
+        assertThat(find("#results caption").getText()).contains("as of " + between);
+        type("#as-of", "");
+        type("#filter", "Status eq 'open'");
+        awaitView("count", () -> find("#count").click());
+        assertThat(find("#count-result").getText()).isEqualTo("1 entity matches");
+        type("#filter", "");
+        awaitView("count", () -> find("#count").click());
+        assertThat(find("#count-result").getText()).isEqualTo("2 entities match");
+        screenshot("14-point-in-time-and-count");
+    }
+
+    // ---------------------------------------------------------------- change feed, indexes, SAS
+
+    @Test
+    @Order(10)
+    void followsTheChangeFeedManagesIndexesAndMakesAWorkingSas(TableServiceClient service) throws Exception {
+        String name = TableNames.unique("Live");
+        TableClient table = service.createTable(name);
+        go("#/changes/" + name, "changes");
+        wait.until(d -> find("#feed-message").getText().startsWith("Following"));
+        table.createEntity(new TableEntity("device-1", "t1").addProperty("Celsius", 21.5));
+        table.upsertEntity(new TableEntity("device-1", "t1").addProperty("Celsius", 22.0));
+        wait.until(d -> browser.findElements(By.cssSelector("#feed tbody tr")).size() == 2);
+        assertThat(browser.findElements(By.cssSelector("#feed tbody tr"))).extracting(r -> r.getAttribute("data-operation"))
+                .containsExactly("Merged", "Inserted");
+        screenshot("15-change-feed");
+
+        go("#/indexes/" + name, "indexes");
+        type("#index-name", "ByCelsius");
+        type("#index-property", "Celsius");
+        awaitView("indexes", () -> find("#create-index button").click());
+        wait.until(d -> "Ready".equals(find("#indexes tr[data-index='ByCelsius']").getAttribute("data-state")));
+        screenshot("16-indexes");
+        awaitView("indexes", () -> {
+            find("#indexes tr[data-index='ByCelsius'] button.danger").click();
+            browser.switchTo().alert().accept();
+        });
+        wait.until(d -> browser.findElements(By.cssSelector("#indexes tr[data-index='ByCelsius']")).isEmpty());
+
+        go("#/sas/" + name, "sas");
+        find("#sas-a").click();
+        type("#sas-spk", "device-1");
+        type("#sas-epk", "device-1");
+        awaitView("sas", () -> find("#make-sas").click());
+        String url = find("#sas-url").getAttribute("value");
+        screenshot("17-sas");
+        java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
+        java.net.http.HttpResponse<String> read = http.send(java.net.http.HttpRequest.newBuilder(
+                java.net.URI.create(url.replace("/" + name + "?", "/" + name + "(PartitionKey='device-1',RowKey='t1')?")))
+                .header("Accept", "application/json;odata=nometadata")
+                .header("x-ms-version", "2019-02-02").build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+        assertThat(read.statusCode()).as(read.body()).isEqualTo(200);
+        assertThat(read.body()).contains("\"RowKey\":\"t1\"");
+        java.net.http.HttpResponse<String> delete = http.send(java.net.http.HttpRequest.newBuilder(
+                java.net.URI.create(url.replace("/" + name + "?", "/" + name + "(PartitionKey='device-1',RowKey='t1')?")))
+                .DELETE().header("If-Match", "*").header("x-ms-version", "2019-02-02").build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString());
+        assertThat(delete.statusCode()).as("a SAS without d cannot delete").isEqualTo(403);
+    }
+
+    // ---------------------------------------------------------------- export, import, columns, deletes
+
+    @Test
+    @Order(11)
+    void exportsTheQueryImportsAnUnsortedFileAndDeletesSelectedRowsAndPartitions(TableServiceClient service) throws Exception {
+        TableClient table = givenTable(service, "Move", 5, i -> new TableEntity("a", "r" + i)
+                .addProperty("Count", (long) i << 40).addProperty("Note", "x,\"y\""));
+        String name = table.getTableName();
+        go("#/table/" + name, "table");
+        Path jsonl = DOWNLOADS.resolve(name + ".jsonl");
+        Path csv = DOWNLOADS.resolve(name + ".csv");
+        Files.deleteIfExists(jsonl);
+        Files.deleteIfExists(csv);
+        awaitView("export", () -> find("#export-jsonl").click());
+        awaitView("export", () -> find("#export-csv").click());
+        wait.until(d -> Files.exists(jsonl) && Files.exists(csv));
+        List<String> lines = Files.readAllLines(jsonl);
+        assertThat(lines).hasSize(5);
+        assertThat(lines.get(1)).contains("\"Count@odata.type\":\"Edm.Int64\"", "\"Count\":\"1099511627776\"")
+                .doesNotContain("odata.etag");
+        assertThat(Files.readAllLines(csv).get(0)).startsWith("PartitionKey,RowKey,Timestamp,")
+                .contains("Count,Count@type", "Note,Note@type");
+
+        // an unsorted file: grouped by PartitionKey in the page
+        Path upload = DOWNLOADS.resolve(name + "-upload.jsonl");
+        StringBuilder unsorted = new StringBuilder();
+        for (int i = 0; i < 30; i++) {
+            unsorted.append("{\"PartitionKey\":\"").append("bcd".charAt(i % 3)).append("\",\"RowKey\":\"u").append(i)
+                    .append("\",\"Size\":").append(i).append("}\n");
+        }
+        Files.writeString(upload, unsorted);
+        awaitView("import", () -> browser.findElement(By.id("import-file")).sendKeys(upload.toString()));
+        assertThat(find("#transfer-status").getText()).isEqualTo("Imported 30 entities from " + upload.getFileName() + ".");
+        assertThat(table.listEntities().stream().count()).isEqualTo(35);
+
+        // columns: hide one
+        find("#columns summary").click();
+        find("#columns input[data-column='Note']").click();
+        assertThat(browser.findElements(By.cssSelector("#results td[data-property='Note']"))).isEmpty();
+        assertThat(browser.findElements(By.cssSelector("#results td[data-property='Count']"))).isNotEmpty();
+
+        // multi-select delete
+        find("#results tr[data-rk='r0'] input[type=checkbox]").click();
+        find("#results tr[data-rk='r1'] input[type=checkbox]").click();
+        assertThat(find("#delete-selected").getText()).isEqualTo("Delete 2 selected");
+        screenshot("18-selected");
+        awaitView("table", () -> {
+            find("#delete-selected").click();
+            browser.switchTo().alert().accept();
+        });
+        assertThat(table.listEntities().stream().map(TableEntity::getRowKey)).doesNotContain("r0", "r1").hasSize(33);
+
+        type("#partition-pk", "b");
+        awaitView("partition-deleted", () -> {
+            find("#delete-partition button").click();
+            browser.switchTo().alert().accept();
+        });
+        assertThat(table.listEntities().stream().map(TableEntity::getPartitionKey)).doesNotContain("b").hasSize(23);
+        Files.deleteIfExists(jsonl);
+        Files.deleteIfExists(csv);
+        Files.deleteIfExists(upload);
+    }
+
+    // ---------------------------------------------------------------- jobs
+
+    @Test
+    @Order(12)
+    void deletesByFilterAndRestoresAsJobsFollowedToTheirEnd(TableServiceClient service) throws Exception {
+        TableClient table = givenTable(service, "Jobs", 12, i -> new TableEntity(i % 3 == 0 ? "old" : "new", "r" + i)
+                .addProperty("Size", i));
+        String name = table.getTableName();
+        go("#/table/" + name, "table");
+        type("#filter", "PartitionKey eq 'old'");
+        awaitView("job-done", () -> {
+            find("#delete-matches").click();
+            browser.switchTo().alert().accept();
+        });
+        assertThat(find("#delete-matches-message").getText()).endsWith("completed: 4 entities");
+        assertThat(table.listEntities().stream().map(TableEntity::getPartitionKey)).doesNotContain("old").hasSize(8);
+        // the query ran again when the job was done: nothing matches it any more
+        assertThat(rows()).isEmpty();
+        assertThat(find("#query-message").getText()).isEqualTo("No entity matches.");
+
+        String copy = TableNames.unique("Restored");
+        type("#restore-target", copy);
+        awaitView("job-done", () -> find("#restore button[type=submit]").click());
+        assertThat(find("#restore-message").getText()).contains("completed: 8 entities");
+        assertThat(service.getTableClient(copy).listEntities().stream().count()).isEqualTo(8);
+        screenshot("19-jobs-in-a-table");
+
+        go("#/jobs", "jobs");
+        List<WebElement> jobs = browser.findElements(By.cssSelector("#jobs tbody tr"));
+        assertThat(jobs).extracting(j -> j.getAttribute("data-state")).startsWith("Completed", "Completed");
+        assertThat(jobs.get(0).getText()).contains("Restore", name, "into " + copy);
+        assertThat(jobs.get(1).getText()).contains("DeleteEntities", "where PartitionKey eq 'old'");
+        screenshot("20-jobs");
     }
 
     /** Creates {@code n} tables in the account (64 requests in flight), unless it has them already. */
