@@ -39,6 +39,7 @@ import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.openqa.selenium.By;
 import org.openqa.selenium.OutputType;
+import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
@@ -92,6 +93,9 @@ class ConsoleIT {
         browser = new ChromeDriver(service, options);
         // checked every 20 ms (Selenium's default, 500 ms, spent half a second on nearly every view drawn)
         wait = new WebDriverWait(browser, Duration.ofSeconds(30), Duration.ofMillis(20));
+        // views that refresh themselves (an index building, jobs, the change feed) redraw their rows while
+        // a condition reads them: a row gone stale is read again at the next poll
+        wait.ignoring(StaleElementReferenceException.class);
         console = "http://127.0.0.1:" + server.port() + "/_console/";
         Files.createDirectories(SCREENSHOTS);
         Files.createDirectories(DOWNLOADS);
