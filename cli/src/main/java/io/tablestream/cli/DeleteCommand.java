@@ -3,7 +3,6 @@ package io.tablestream.cli;
 import io.tablestream.cli.transfer.Progress;
 import io.tablestream.cli.transfer.ServerJob;
 import io.tablestream.cli.transfer.TableScan;
-import io.tablestream.cli.transfer.TransferException;
 import io.tablestream.client.TableServiceHttp;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -38,10 +37,7 @@ final class DeleteCommand implements Callable<Integer> {
             TableScan.requireTable(http, table);
             ServerJob.Status done = ServerJob.follow(http, table, "Deleting the entities of " + table + " that match "
                     + filter, http.deleteWhere(table, filter), main.messages(), main.progressStyle() != Progress.Style.NONE);
-            if (!done.completed()) {
-                throw new TransferException("The deletion from " + table + " failed after " + String.format("%,d", done.entities())
-                        + " entities: " + done.error());
-            }
+            done.requireCompleted("The deletion from " + table);
             main.out().printf("Deleted %,d entities of %s%n", done.entities(), table);
         }
         return 0;

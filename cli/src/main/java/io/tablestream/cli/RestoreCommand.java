@@ -2,7 +2,6 @@ package io.tablestream.cli;
 
 import io.tablestream.cli.transfer.Progress;
 import io.tablestream.cli.transfer.ServerJob;
-import io.tablestream.cli.transfer.TransferException;
 import io.tablestream.client.TableServiceHttp;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -39,10 +38,7 @@ final class RestoreCommand implements Callable<Integer> {
             ServerJob.Status done = ServerJob.follow(http, table, "Restoring " + table + " into " + target
                     + (asOf == null ? "" : " as of " + asOf), http.restore(table, target, asOf), main.messages(),
                     main.progressStyle() != Progress.Style.NONE);
-            if (!done.completed()) {
-                throw new TransferException("The restore of " + table + " into " + target + " failed after "
-                        + String.format("%,d", done.entities()) + " entities: " + done.error());
-            }
+            done.requireCompleted("The restore of " + table + " into " + target);
             main.out().printf("Restored %,d entities of %s into %s%n", done.entities(), table, target);
         }
         return 0;

@@ -32,6 +32,14 @@ public final class ServerJob {
         public boolean completed() {
             return "Completed".equals(state);
         }
+
+        /** This status if the job completed; else TransferException: "{@code what} failed after N entities: why". */
+        public Status requireCompleted(String what) {
+            if (!completed()) {
+                throw new TransferException(what + " failed after " + String.format("%,d", entities) + " entities: " + error);
+            }
+            return this;
+        }
     }
 
     private ServerJob() {
