@@ -51,7 +51,7 @@ public final class ClusterContact implements AutoCloseable {
     private volatile long lastAnswerNanos = System.nanoTime();
     /** Out of touch long enough for the group to have moved partitions, and not confirmed since. */
     private volatile boolean unconfirmed;
-    /** The brokers of the last answer ({@code host:port}), and when it came. */
+    /** The brokers the last answer named ({@code host:port}). */
     private volatile List<String> brokers = List.of();
 
     /**
