@@ -17,7 +17,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
@@ -106,7 +108,7 @@ public final class StreamProcessor implements AutoCloseable {
         this.settings = new ProcessorSettings(topics, commandPartitions, config.housekeeping(), config.clock(), new AppliedOffsets(), new RegistryEvents(), observer,
                 answers, new TransactionProgress(), new StreamProcessorMetrics(commandPartitions));
         this.streams = new KafkaStreams(TablestreamTopology.build(settings), streamsProperties(config, replication),
-                new CommitNotifyingClientSupplier());
+                new CommitNotifyingClientSupplier(this::liveBrokers));
         this.streams.setUncaughtExceptionHandler(this::onThreadFailure);
         this.entities = new StreamsEntityStore(streams, config.clock(), settings.appliedOffsets(),
                 settings.transactions());
@@ -179,6 +181,12 @@ public final class StreamProcessor implements AutoCloseable {
         } catch (java.util.concurrent.RejectedExecutionException e) {
             // closing
         }
+    }
+
+    /** The brokers known to run, for the stream threads' new clients to start from; none on one broker. */
+    private Optional<List<String>> liveBrokers() {
+        ClusterContact known = contact;
+        return known == null ? Optional.empty() : known.liveBrokers();
     }
 
     /** How often an instance of several asks the cluster whether it answers: its group heartbeat interval, at most 1 s. */

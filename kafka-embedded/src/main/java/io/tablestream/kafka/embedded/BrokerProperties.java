@@ -121,6 +121,12 @@ record BrokerProperties(Path dataDirectory, String host, int brokerPort, int con
         // busy machine.
         p.put("broker.session.timeout.ms", "3000");
         p.put("broker.heartbeat.interval.ms", "1000");
+        // What a broker waits for another broker's answer (transaction markers, the transaction checks
+        // of produce requests): 30 s by default. A broker that stops answering without closing its
+        // connections (paused, overloaded, a half-open network) held a transaction's markers, and with
+        // them every read_committed reader of the partitions it had led, for those 30 s, long after its
+        // partitions had new leaders. 5 s, as the instances' own Kafka clients.
+        p.put("request.timeout.ms", "5000");
 
         // Topics belong to their owners, who create them explicitly.
         p.put("auto.create.topics.enable", "false");

@@ -115,4 +115,11 @@ class BrokerPropertiesTest {
                 .containsEntry("num.io.threads", "2")
                 .containsEntry("num.network.threads", "1");
     }
+
+    @Test
+    void givesUpOnAnotherBrokerThatStopsAnsweringAfterFiveSecondsAndFencesADeadOneAfterThree() {
+        assertThat(properties("127.0.0.1", Map.of()).asMap())
+                .containsEntry("request.timeout.ms", "5000")
+                .containsEntry("broker.session.timeout.ms", "3000");
+    }
 }

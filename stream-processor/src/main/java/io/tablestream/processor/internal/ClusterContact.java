@@ -1,7 +1,10 @@
 package io.tablestream.processor.internal;
 
 import java.time.Duration;
+import java.util.Collection;
 import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -11,7 +14,9 @@ import org.apache.kafka.clients.admin.ConsumerGroupDescription;
 import org.apache.kafka.clients.admin.DescribeClusterOptions;
 import org.apache.kafka.clients.admin.DescribeConsumerGroupsOptions;
 import org.apache.kafka.clients.admin.MemberDescription;
+import org.apache.kafka.common.Node;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.utils.Utils;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.TaskMetadata;
 import org.apache.kafka.streams.ThreadMetadata;
@@ -30,7 +35,8 @@ import org.slf4j.LoggerFactory;
  * assigned to it (after the rebalance that follows, when the group had moved them meanwhile).
  *
  * <p>The probe asks the cluster to describe itself (any broker answers) every {@code interval}, on a
- * thread of its own; readers only read its last answer.
+ * thread of its own; readers only read its last answer. That answer also names the brokers that run
+ * (the cluster leaves out a broker it has fenced): {@link #liveBrokers()}.
  */
 public final class ClusterContact implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ClusterContact.class);
@@ -45,6 +51,8 @@ public final class ClusterContact implements AutoCloseable {
     private volatile long lastAnswerNanos = System.nanoTime();
     /** Out of touch long enough for the group to have moved partitions, and not confirmed since. */
     private volatile boolean unconfirmed;
+    /** The brokers the last answer named ({@code host:port}). */
+    private volatile List<String> brokers = List.of();
 
     /**
      * @param groupId the processor's consumer group (its application id)
@@ -73,11 +81,27 @@ public final class ClusterContact implements AutoCloseable {
         return !unconfirmed && System.nanoTime() - lastAnswerNanos <= boundNanos;
     }
 
+    /**
+     * The brokers that ran at the last answer, as {@code host:port}, if that answer came within the
+     * group's session timeout (less a heartbeat interval); else none. A stopped broker still accepts
+     * connections and answers nothing, so a new client bootstrapping from it waits out its request
+     * timeout; these leave out a broker the cluster has fenced.
+     */
+    public Optional<List<String>> liveBrokers() {
+        List<String> last = brokers;
+        return last.isEmpty() || System.nanoTime() - lastAnswerNanos > boundNanos ? Optional.empty() : Optional.of(last);
+    }
+
+    /** {@code host:port} of each node, an IPv6 literal in brackets, as Kafka's bootstrap.servers takes it. */
+    static List<String> addresses(Collection<Node> nodes) {
+        return nodes.stream().map(n -> Utils.formatAddress(n.host(), n.port())).sorted().toList();
+    }
+
     private void probe() {
         long timeout = Math.max(100, interval.toMillis() * 2);
         try {
-            admin.describeCluster(new DescribeClusterOptions().timeoutMs((int) timeout)).nodes()
-                    .get(timeout + 500, TimeUnit.MILLISECONDS);
+            brokers = addresses(admin.describeCluster(new DescribeClusterOptions().timeoutMs((int) timeout)).nodes()
+                    .get(timeout + 500, TimeUnit.MILLISECONDS));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return;

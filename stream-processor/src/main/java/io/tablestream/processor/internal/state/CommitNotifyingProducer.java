@@ -16,13 +16,15 @@ import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.errors.InvalidTxnStateException;
 import org.apache.kafka.common.errors.ProducerFencedException;
 import org.apache.kafka.common.metrics.KafkaMetric;
 
 /**
  * A stream thread's producer that tells the {@link CommittedKeyValueStore}s its transaction wrote
  * when that transaction committed (with the last changelog offset it wrote to each partition) or
- * aborted. Everything else is the producer Kafka Streams would have used.
+ * aborted. Everything else is the producer Kafka Streams would have used, except that a
+ * transaction the coordinator refuses is taken for the fence it is ({@link #fencedIfRefused}).
  */
 final class CommitNotifyingProducer implements Producer<byte[], byte[]> {
     private final Producer<byte[], byte[]> delegate;
@@ -41,13 +43,13 @@ final class CommitNotifyingProducer implements Producer<byte[], byte[]> {
     @Override
     public void beginTransaction() throws ProducerFencedException {
         written = new ConcurrentHashMap<>();
-        delegate.beginTransaction();
+        fencedIfRefused(delegate::beginTransaction);
     }
 
     @Override
     public void sendOffsetsToTransaction(Map<TopicPartition, OffsetAndMetadata> offsets,
                                          ConsumerGroupMetadata groupMetadata) throws ProducerFencedException {
-        delegate.sendOffsetsToTransaction(offsets, groupMetadata);
+        fencedIfRefused(() -> delegate.sendOffsetsToTransaction(offsets, groupMetadata));
     }
 
     /**
@@ -56,7 +58,7 @@ final class CommitNotifyingProducer implements Producer<byte[], byte[]> {
      */
     @Override
     public void commitTransaction() throws ProducerFencedException {
-        delegate.commitTransaction();
+        fencedIfRefused(delegate::commitTransaction);
         Map<TopicPartition, Long> offsets = written;
         written = new ConcurrentHashMap<>();
         TransactionBoundStores.committed(offsets);
@@ -66,7 +68,29 @@ final class CommitNotifyingProducer implements Producer<byte[], byte[]> {
     public void abortTransaction() throws ProducerFencedException {
         written = new ConcurrentHashMap<>();
         TransactionBoundStores.aborted();
-        delegate.abortTransaction();
+        fencedIfRefused(delegate::abortTransaction);
+    }
+
+    /**
+     * Runs a transactional call, taking the coordinator's refusal of the transaction's state for a
+     * fence. A commit that reaches the coordinator just after it aborted the same transaction on its
+     * timeout (a producer that could not reach the brokers for a while: a stopped broker) is refused
+     * with {@link InvalidTxnStateException}, after which every call of the producer fails with it.
+     * Kafka Streams takes that for a fatal error: the thread dies, and the one that replaces it
+     * restores its tasks' stores in full. The coordinator has aborted the transaction and moved the
+     * producer's epoch on, which is what fencing is: as a {@link ProducerFencedException} the thread
+     * gives up its tasks, starts a new producer and rejoins its group instead. Either way the
+     * transaction did not commit.
+     */
+    static void fencedIfRefused(Runnable call) {
+        try {
+            call.run();
+        } catch (InvalidTxnStateException e) {
+            ProducerFencedException fenced = new ProducerFencedException(
+                    "The transaction coordinator refused the transaction's state (" + e.getMessage() + ")");
+            fenced.initCause(e);
+            throw fenced;
+        }
     }
 
     @Override
