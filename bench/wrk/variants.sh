@@ -44,15 +44,9 @@ mkdir -p "$OUT/lib"
 source "$root/scripts/ready.sh"
 
 # A copy of the build as it is now: rebuilding meanwhile changes no variant.
-cp "$root"/server/target/server-*.jar "$OUT/lib/"
-cp_line=$OUT/lib/$(basename "$root"/server/target/server-*.jar)
-for entry in $(tr ':' ' ' < "$root/server/target/classpath.txt"); do
-  case $entry in
-    "$root"/*) cp "$entry" "$OUT/lib/"; cp_line=$cp_line:$OUT/lib/$(basename "$entry") ;;
-    *) cp_line=$cp_line:$entry ;;
-  esac
-done
-git -C "$root" log -1 --format='build: %h %s' > "$OUT/build.txt"
+"$here/copy-build.sh" "$root" "$OUT/lib"
+cp_line=$(cat "$OUT/lib/classpath.txt")
+cp "$OUT/lib/build.txt" "$OUT/build.txt"
 
 server_pid=""
 stop_server() {
@@ -82,12 +76,7 @@ PY
 
 profile() { # start|stop <file>
   [ -n "${PROFILE:-}" ] || return 0
-  if [ "$1" = start ]; then
-    java "$here/Attach.java" "$server_pid" "$ASYNC_PROFILER" \
-        "start,event=$PROFILE,interval=$([ "$PROFILE" = cpu ] && echo 1ms || echo 512k),threads" >/dev/null
-  else
-    java "$here/Attach.java" "$server_pid" "$ASYNC_PROFILER" "stop,collapsed,file=$2" >/dev/null
-  fi
+  if [ "$1" = start ]; then "$here/profile.sh" "$server_pid" start "$PROFILE"; else "$here/profile.sh" "$server_pid" stop "$2"; fi
 }
 
 # The variant's server on its port and data directory, its output appended to $1.
