@@ -25,18 +25,7 @@ export SAS=${SAS:-$(python3 "$here/sas.py")} TABLE=${TABLE:-bench} ENTITIES
 mkdir -p "$OUT"
 source "$root/scripts/ready.sh"
 
-server_pid=""
-stop_server() {
-  if [ -n "$server_pid" ] && kill -0 "$server_pid" 2>/dev/null; then
-    kill -TERM "$server_pid"
-    for _ in $(seq 1 150); do kill -0 "$server_pid" 2>/dev/null || break; sleep 0.2; done
-    kill -KILL "$server_pid" 2>/dev/null || true
-    wait "$server_pid" 2>/dev/null || true
-  fi
-  server_pid=""
-}
-trap stop_server EXIT
-trap 'exit 130' INT TERM
+source "$here/server-process.sh"
 
 builds=()
 for spec in "$@"; do

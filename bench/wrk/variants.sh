@@ -48,18 +48,7 @@ source "$root/scripts/ready.sh"
 cp_line=$(cat "$OUT/lib/classpath.txt")
 cp "$OUT/lib/build.txt" "$OUT/build.txt"
 
-server_pid=""
-stop_server() {
-  if [ -n "$server_pid" ] && kill -0 "$server_pid" 2>/dev/null; then
-    kill -TERM "$server_pid"
-    for _ in $(seq 1 150); do kill -0 "$server_pid" 2>/dev/null || break; sleep 0.2; done
-    kill -KILL "$server_pid" 2>/dev/null || true
-    wait "$server_pid" 2>/dev/null || true
-  fi
-  server_pid=""
-}
-trap stop_server EXIT
-trap 'exit 130' INT TERM
+source "$here/server-process.sh"
 
 # Commands the instance's command log has sent so far (its producer's record-send-total, from /_metrics).
 commands_sent() {
