@@ -44,28 +44,11 @@ mkdir -p "$OUT/lib"
 source "$root/scripts/ready.sh"
 
 # A copy of the build as it is now: rebuilding meanwhile changes no variant.
-cp "$root"/server/target/server-*.jar "$OUT/lib/"
-cp_line=$OUT/lib/$(basename "$root"/server/target/server-*.jar)
-for entry in $(tr ':' ' ' < "$root/server/target/classpath.txt"); do
-  case $entry in
-    "$root"/*) cp "$entry" "$OUT/lib/"; cp_line=$cp_line:$OUT/lib/$(basename "$entry") ;;
-    *) cp_line=$cp_line:$entry ;;
-  esac
-done
-git -C "$root" log -1 --format='build: %h %s' > "$OUT/build.txt"
+"$here/copy-build.sh" "$root" "$OUT/lib"
+cp_line=$(cat "$OUT/lib/classpath.txt")
+cp "$OUT/lib/build.txt" "$OUT/build.txt"
 
-server_pid=""
-stop_server() {
-  if [ -n "$server_pid" ] && kill -0 "$server_pid" 2>/dev/null; then
-    kill -TERM "$server_pid"
-    for _ in $(seq 1 150); do kill -0 "$server_pid" 2>/dev/null || break; sleep 0.2; done
-    kill -KILL "$server_pid" 2>/dev/null || true
-    wait "$server_pid" 2>/dev/null || true
-  fi
-  server_pid=""
-}
-trap stop_server EXIT
-trap 'exit 130' INT TERM
+source "$here/server-process.sh"
 
 # Commands the instance's command log has sent so far (its producer's record-send-total, from /_metrics).
 commands_sent() {
@@ -82,12 +65,7 @@ PY
 
 profile() { # start|stop <file>
   [ -n "${PROFILE:-}" ] || return 0
-  if [ "$1" = start ]; then
-    java "$here/Attach.java" "$server_pid" "$ASYNC_PROFILER" \
-        "start,event=$PROFILE,interval=$([ "$PROFILE" = cpu ] && echo 1ms || echo 512k),threads" >/dev/null
-  else
-    java "$here/Attach.java" "$server_pid" "$ASYNC_PROFILER" "stop,collapsed,file=$2" >/dev/null
-  fi
+  if [ "$1" = start ]; then "$here/profile.sh" "$server_pid" start "$PROFILE"; else "$here/profile.sh" "$server_pid" stop "$2"; fi
 }
 
 # The variant's server on its port and data directory, its output appended to $1.

@@ -1,5 +1,7 @@
 package io.tablestream.processor;
 
+import io.tablestream.processor.internal.PartitionDeletions;
+import io.tablestream.processor.internal.state.KeyPresence;
 import io.tablestream.processor.store.AppliedOffsets;
 import io.tablestream.processor.store.RegistryEvents;
 import io.tablestream.processor.store.TransactionProgress;
@@ -17,11 +19,14 @@ import java.util.Objects;
  * @param answers when writes are answered, and where decided outcomes are handed over
  * @param transactions where the tasks note the transaction parts they decided, for status reads here
  * @param metrics counts what the tasks do (outcomes, changes, dead letters)
+ * @param partitionDeletions which partitions' stores may hold partition deletions, for readers to skip
+ *     looking for them where none can be ({@link PartitionDeletions#presence()})
  */
 public record ProcessorSettings(Topics topics, int commandPartitions, Housekeeping housekeeping, Clock clock,
                                 AppliedOffsets appliedOffsets,
                                 RegistryEvents registryEvents, ApplyObserver observer, WriteAnswers answers,
-                                TransactionProgress transactions, StreamProcessorMetrics metrics) {
+                                TransactionProgress transactions, StreamProcessorMetrics metrics,
+                                KeyPresence partitionDeletions) {
     public ProcessorSettings {
         Objects.requireNonNull(topics, "topics");
         Objects.requireNonNull(housekeeping, "housekeeping");
@@ -32,9 +37,17 @@ public record ProcessorSettings(Topics topics, int commandPartitions, Housekeepi
         Objects.requireNonNull(answers, "answers");
         Objects.requireNonNull(transactions, "transactions");
         Objects.requireNonNull(metrics, "metrics");
+        Objects.requireNonNull(partitionDeletions, "partitionDeletions");
         if (commandPartitions < 1) {
             throw new IllegalArgumentException("partitions must be positive");
         }
+    }
+
+    public ProcessorSettings(Topics topics, int commandPartitions, Housekeeping housekeeping, Clock clock,
+                             AppliedOffsets appliedOffsets, RegistryEvents registryEvents, ApplyObserver observer,
+                             WriteAnswers answers, TransactionProgress transactions, StreamProcessorMetrics metrics) {
+        this(topics, commandPartitions, housekeeping, clock, appliedOffsets, registryEvents, observer, answers,
+                transactions, metrics, PartitionDeletions.presence());
     }
 
     public ProcessorSettings(Topics topics, int commandPartitions, Housekeeping housekeeping, Clock clock,

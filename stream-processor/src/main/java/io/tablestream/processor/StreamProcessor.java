@@ -111,7 +111,7 @@ public final class StreamProcessor implements AutoCloseable {
                 new CommitNotifyingClientSupplier(this::liveBrokers));
         this.streams.setUncaughtExceptionHandler(this::onThreadFailure);
         this.entities = new StreamsEntityStore(streams, config.clock(), settings.appliedOffsets(),
-                settings.transactions());
+                settings.transactions(), settings.partitionDeletions());
         // Several instances: each must know when its copies may have gone to others without its knowing.
         this.contact = config.applicationServer() == null ? null : new ClusterContact(admin, applicationId(config),
                 streams, topics.commands().name(), contactInterval(config), contactBound(config));

@@ -16,11 +16,27 @@ final class SasTime {
     private static final Pattern FORM = Pattern.compile(
             "^([0-9]{4})-([0-9]{2})-([0-9]{2})(?:T([0-9]{2}):([0-9]{2})(?::([0-9]{2})(?:\\.([0-9]{1,7}))?)?Z)?$");
 
+    /** The last text parsed and what it gave: a client signs many requests with the same SAS. */
+    private static volatile Parsed last = new Parsed("", null);
+
+    private record Parsed(String text, Instant instant) {
+    }
+
     private SasTime() {
     }
 
     /** The instant, or {@code null} when {@code text} is not one of the accepted forms. */
     static Instant parse(String text) {
+        Parsed seen = last;
+        if (seen.text().equals(text)) {
+            return seen.instant();
+        }
+        Instant instant = parseText(text);
+        last = new Parsed(text, instant);
+        return instant;
+    }
+
+    private static Instant parseText(String text) {
         Matcher m = FORM.matcher(text);
         if (!m.matches()) {
             return null;

@@ -5,6 +5,7 @@ import io.tablestream.protocol.request.ResourcePath;
 import java.time.Instant;
 import java.util.Objects;
 import java.util.UUID;
+import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * What the pipeline knows about a request as it goes: its id, the account and resource it
@@ -16,7 +17,7 @@ public final class RequestContext {
     /** The longest {@code x-ms-client-request-id} the service echoes (1 KiB of characters). */
     public static final int MAX_CLIENT_REQUEST_ID_LENGTH = 1024;
 
-    private final String requestId = UUID.randomUUID().toString();
+    private final String requestId = randomId();
     private final Instant receivedAt;
     private final long startedNanos = System.nanoTime();
     private final String clientRequestId;
@@ -33,6 +34,18 @@ public final class RequestContext {
         // a version the service refuses is not echoed back: the refusal names the default
         this.version = version == null || version.isBlank() || !ServiceVersion.isServed(version) ? DEFAULT_VERSION
                 : version;
+    }
+
+    /**
+     * A random (version 4) UUID, as {@link UUID#randomUUID()} makes but from {@link ThreadLocalRandom}:
+     * a request id must be unique, not unguessable, and the secure generator took a lock and a read of
+     * the system's entropy per request.
+     */
+    static String randomId() {
+        ThreadLocalRandom random = ThreadLocalRandom.current();
+        long high = random.nextLong() & ~0xF000L | 0x4000L; // version 4
+        long low = random.nextLong() & ~(0xC000L << 48) | (0x8000L << 48); // IETF variant
+        return new UUID(high, low).toString();
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.tablestream.protocol.http;
 
 import io.javalin.http.Context;
+import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.LinkedHashMap;
@@ -8,7 +9,24 @@ import java.util.Map;
 
 /** Headers every response carries. */
 public final class ResponseHeaders {
+    /** The last second a {@code Date} was written for, and how: most responses fall in the same second as the one before. */
+    private static volatile DateText lastDate = new DateText(Long.MIN_VALUE, "");
+
+    private record DateText(long epochSecond, String text) {
+    }
+
     private ResponseHeaders() {
+    }
+
+    /** {@code receivedAt} as the {@code Date} header writes it (RFC 1123: to the second). */
+    static String date(Instant receivedAt) {
+        DateText last = lastDate;
+        if (last.epochSecond() != receivedAt.getEpochSecond()) {
+            last = new DateText(receivedAt.getEpochSecond(),
+                    DateTimeFormatter.RFC_1123_DATE_TIME.format(receivedAt.atOffset(ZoneOffset.UTC)));
+            lastDate = last;
+        }
+        return last.text();
     }
 
     public static void standard(Context http, RequestContext request) {
@@ -20,7 +38,7 @@ public final class ResponseHeaders {
         Map<String, String> fields = new LinkedHashMap<>();
         fields.put(Headers.REQUEST_ID, request.requestId());
         fields.put(Headers.VERSION, request.version());
-        fields.put("Date", DateTimeFormatter.RFC_1123_DATE_TIME.format(request.receivedAt().atOffset(ZoneOffset.UTC)));
+        fields.put("Date", date(request.receivedAt()));
         fields.put("Cache-Control", "no-cache");
         fields.put("X-Content-Type-Options", "nosniff");
         if (request.clientRequestId() != null) {

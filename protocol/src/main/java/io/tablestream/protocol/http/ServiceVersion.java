@@ -7,6 +7,8 @@ import java.time.LocalDate;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
 import java.time.format.ResolverStyle;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The {@code x-ms-version} a request names: a service version is a date written {@code YYYY-MM-DD}
@@ -23,6 +25,9 @@ public final class ServiceVersion {
     public static final String FIRST_JSON_VERSION = "2013-08-15";
     private static final DateTimeFormatter FORMAT = DateTimeFormatter.ofPattern("uuuu-MM-dd")
             .withResolverStyle(ResolverStyle.STRICT);
+    /** Versions seen to parse, so that the few that clients send are parsed once (at most {@value #MAX_KNOWN}). */
+    private static final Set<String> PARSED = ConcurrentHashMap.newKeySet();
+    private static final int MAX_KNOWN = 256;
 
     private ServiceVersion() {
     }
@@ -66,11 +71,17 @@ public final class ServiceVersion {
         if (header.length() != 10) {
             return false;
         }
+        if (PARSED.contains(header)) {
+            return true;
+        }
         try {
             LocalDate.parse(header, FORMAT);
-            return true;
         } catch (DateTimeParseException e) {
             return false;
         }
+        if (PARSED.size() < MAX_KNOWN) {
+            PARSED.add(header);
+        }
+        return true;
     }
 }

@@ -2,7 +2,9 @@ package io.tablestream.processor.internal;
 
 import io.tablestream.core.command.ChangeEvent;
 import io.tablestream.core.model.StoredEntity;
+import io.tablestream.processor.internal.state.KeyPresence;
 import io.tablestream.schemas.LogCodecs;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -23,11 +25,20 @@ import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
  * Timestamp from the partition's monotonic clock, so it is never mistaken for one). As of a past
  * time, an entity version is gone when a deletion of its partition lies after it and at or before
  * that time. PartitionKeys never hold {@code /}, so the key is unambiguous.
+ *
+ * <p>Most partitions never hold a deletion: {@link #presence()} tells readers where none can be, so
+ * that a read there looks for none (the store is not cached, which keeps that exact; see
+ * {@link KeyPresence}).
  */
-final class PartitionDeletions {
+public final class PartitionDeletions {
     private static final String PREFIX = "pdel/";
 
     private PartitionDeletions() {
+    }
+
+    /** A new record of which partitions' {@code partition-tables} stores may hold deletions (one per processor). */
+    public static KeyPresence presence() {
+        return new KeyPresence(PREFIX.getBytes(StandardCharsets.UTF_8));
     }
 
     static String key(long tableId, String partitionKey, long ticks) {

@@ -3,6 +3,7 @@ package io.tablestream.processor.internal;
 import io.tablestream.processor.ProcessorSettings;
 import io.tablestream.processor.Topics;
 import io.tablestream.processor.internal.state.CommittedStoreSupplier;
+import io.tablestream.processor.internal.state.KeyPresence;
 import io.tablestream.processor.store.StoreNames;
 import io.tablestream.core.command.CommandKey;
 import io.tablestream.schemas.LogPartitioner;
@@ -50,7 +51,7 @@ public final class ProcessorNodes {
         topology.addStateStore(strings(StoreNames.TASK_META), APPLY);
         topology.addStateStore(strings(StoreNames.TABLE_NAMES), APPLY);
         topology.addStateStore(strings(StoreNames.ACCOUNTS), APPLY);
-        topology.addStateStore(strings(StoreNames.PARTITION_TABLES), APPLY);
+        topology.addStateStore(uncached(StoreNames.PARTITION_TABLES, settings.partitionDeletions()), APPLY);
         topology.addSink(Sinks.OUTCOMES, topics.outcomes().name(), bytes, bytes, APPLY);
         topology.addSink(Sinks.CHANGES, topics.changes().name(), bytes, bytes, ProcessorNodes::changePartition, APPLY);
         topology.addSink(Sinks.TABLES, topics.tables().name(), bytes, bytes, APPLY);
@@ -101,6 +102,18 @@ public final class ProcessorNodes {
         return Stores.keyValueStoreBuilder(new CommittedStoreSupplier(name), Serdes.Bytes(), Serdes.ByteArray())
                 .withLoggingEnabled(Map.of(TopicConfig.MAX_MESSAGE_BYTES_CONFIG,
                         Integer.toString(Topics.MAX_ENTITY_RECORD_BYTES)))
+                .withCachingDisabled();
+    }
+
+    /**
+     * Tables and partition deletions as a partition knows them: written rarely (an announcement, a
+     * deletion), read on every read of an entity. No record cache, so that {@code presence} learns of
+     * each key under its prefix before readers can see it.
+     */
+    private static StoreBuilder<KeyValueStore<String, byte[]>> uncached(String name, KeyPresence presence) {
+        return Stores.keyValueStoreBuilder(new CommittedStoreSupplier(name, presence), Serdes.String(),
+                        Serdes.ByteArray())
+                .withLoggingEnabled(Map.of())
                 .withCachingDisabled();
     }
 

@@ -13,6 +13,7 @@ import io.tablestream.core.storekey.ByteRange;
 import io.tablestream.core.storekey.IndexKeys;
 import io.tablestream.core.storekey.IndexPosition;
 import io.tablestream.core.storekey.KeyCodec;
+import io.tablestream.processor.internal.state.KeyPresence;
 import io.tablestream.processor.store.AppliedOffsets;
 import io.tablestream.processor.store.CloseableIterator;
 import io.tablestream.processor.store.EntityStore;
@@ -53,18 +54,20 @@ public final class StreamsEntityStore implements EntityStore {
     private final Clock clock;
     private final AppliedOffsets applied;
     private final io.tablestream.processor.store.TransactionProgress progress;
+    private final KeyPresence partitionDeletions;
 
-    public StreamsEntityStore(KafkaStreams streams, Clock clock, AppliedOffsets applied) {
-        this(streams, clock, applied, new io.tablestream.processor.store.TransactionProgress());
-    }
-
-    /** @param progress the transaction parts this instance's tasks decided, shown in statuses read here */
+    /**
+     * @param progress the transaction parts this instance's tasks decided, shown in statuses read here
+     * @param partitionDeletions which partitions may hold partition deletions: elsewhere a read looks for none
+     */
     public StreamsEntityStore(KafkaStreams streams, Clock clock, AppliedOffsets applied,
-                              io.tablestream.processor.store.TransactionProgress progress) {
+                              io.tablestream.processor.store.TransactionProgress progress,
+                              KeyPresence partitionDeletions) {
         this.streams = streams;
         this.clock = clock;
         this.applied = applied;
         this.progress = progress;
+        this.partitionDeletions = partitionDeletions;
     }
 
     private ReadOnlyKeyValueStore<Bytes, byte[]> store(StoreReplica replica, int partition) {
@@ -82,8 +85,14 @@ public final class StreamsEntityStore implements EntityStore {
         }
     }
 
-    /** The partition deletions of table {@code tableId} in the local copy of {@code partition}'s stores. */
+    /**
+     * The partition deletions of table {@code tableId} in the local copy of {@code partition}'s stores;
+     * none without a look where the partition's store holds no deletion at all (the common case).
+     */
     private PartitionDeletions.View deletions(StoreReplica replica, int partition, long tableId) {
+        if (!partitionDeletions.mayHold(partition)) {
+            return PartitionDeletions.View.NONE;
+        }
         ReadOnlyKeyValueStore<String, byte[]> tables = QueryableStores.keyValue(streams, StoreNames.PARTITION_TABLES,
                 partition, replica);
         try {

@@ -62,6 +62,8 @@ public final class CommittedKeyValueStore implements KeyValueStore<Bytes, byte[]
     private static final byte[] OFFSETS_FAMILY = "tablestream-changelog-offsets".getBytes(StandardCharsets.UTF_8);
 
     private final String name;
+    /** Told of every key this store opens with or takes in under its watched prefix; null when none is watched. */
+    private final KeyPresence presence;
     /** The open transaction's writes; a null value is a delete. */
     private final ConcurrentSkipListMap<Bytes, Pending> pending = new ConcurrentSkipListMap<>();
     private final Set<MergedIterator> openIterators = ConcurrentHashMap.newKeySet();
@@ -82,7 +84,12 @@ public final class CommittedKeyValueStore implements KeyValueStore<Bytes, byte[]
     }
 
     CommittedKeyValueStore(String name) {
+        this(name, null);
+    }
+
+    CommittedKeyValueStore(String name, KeyPresence presence) {
         this.name = name;
+        this.presence = presence;
     }
 
     @Override
@@ -102,6 +109,14 @@ public final class CommittedKeyValueStore implements KeyValueStore<Bytes, byte[]
             throw new ProcessorStateException("Cannot create the directory of store " + name + ": " + dir, e);
         }
         openDatabase(dir, context.appConfigs());
+        if (presence != null) {
+            try (RocksIterator first = db.newIterator(data)) {
+                first.seek(presence.prefix());
+                if (first.isValid()) {
+                    presence.saw(context.taskId().partition(), first.key());
+                }
+            }
+        }
         open = true;
         context.register(root, (BatchingStateRestoreCallback) this::restoreAll, () -> {
         });
@@ -250,11 +265,14 @@ public final class CommittedKeyValueStore implements KeyValueStore<Bytes, byte[]
     }
 
     /** Changelog records read back while restoring (or by a standby): committed, so straight to disk. */
-    private void restoreAll(Collection<KeyValue<byte[], byte[]>> records) {
+    void restoreAll(Collection<KeyValue<byte[], byte[]>> records) {
         synchronized (lifecycle) {
             requireOpen();
             try (WriteBatch batch = new WriteBatch()) {
                 for (KeyValue<byte[], byte[]> record : records) {
+                    if (presence != null && record.value != null) {
+                        presence.saw(context.taskId().partition(), record.key);
+                    }
                     if (record.value == null) {
                         batch.delete(data, record.key);
                     } else {
@@ -273,6 +291,9 @@ public final class CommittedKeyValueStore implements KeyValueStore<Bytes, byte[]
     @Override
     public void put(Bytes key, byte[] value) {
         requireOpen();
+        if (presence != null && value != null) {
+            presence.saw(context.taskId().partition(), key.get()); // before a reader can see it
+        }
         pending.put(key, new Pending(value));
         TransactionBoundStores.written(this);
         updatePosition();

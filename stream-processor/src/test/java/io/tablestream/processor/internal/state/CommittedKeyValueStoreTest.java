@@ -29,11 +29,15 @@ class CommittedKeyValueStoreTest {
     private final List<CommittedKeyValueStore> opened = new ArrayList<>();
 
     private CommittedKeyValueStore open() {
+        return open(null);
+    }
+
+    private CommittedKeyValueStore open(KeyPresence presence) {
         Properties config = new Properties();
         config.put(StreamsConfig.APPLICATION_ID_CONFIG, "app");
         MockProcessorContext<Object, Object> context = new MockProcessorContext<>(config, new TaskId(0, 3),
                 stateDir.toFile());
-        CommittedKeyValueStore store = new CommittedKeyValueStore("rows");
+        CommittedKeyValueStore store = new CommittedKeyValueStore("rows", presence);
         store.init(context.getStateStoreContext(), store);
         opened.add(store);
         return store;
@@ -77,6 +81,50 @@ class CommittedKeyValueStoreTest {
         assertThat(store.pendingWrites()).isZero();
         assertThat(store.onDisk()).containsKey(key("a"));
         assertThat(store.committedOffset(CHANGELOG)).isEqualTo(41L);
+    }
+
+    @Test
+    void aWatchedPrefixMarksThePartitionAsSoonAsSuchAKeyIsWrittenAndWhenTheStoreOpensHoldingOne() {
+        KeyPresence presence = new KeyPresence(value("pdel/"));
+        CommittedKeyValueStore store = open(presence);
+        store.put(key("id/1"), value("table"));
+        store.put(key("pdel/1/pk/4"), null);
+        assertThat(presence.mayHold(3)).isFalse();
+
+        store.put(key("pdel/1/pk/5"), value("deleted"));
+        assertThat(presence.mayHold(3)).isTrue();
+        assertThat(presence.mayHold(2)).isFalse();
+        TransactionBoundStores.committed(Map.of(CHANGELOG, 2L));
+        store.close();
+
+        KeyPresence afterRestart = new KeyPresence(value("pdel/"));
+        open(afterRestart);
+        assertThat(afterRestart.mayHold(3)).isTrue();
+    }
+
+    @Test
+    void aRestoredOrStandbyRecordUnderAWatchedPrefixMarksThePartitionBeforeItIsWritten() {
+        KeyPresence presence = new KeyPresence(value("pdel/"));
+        CommittedKeyValueStore store = open(presence);
+        store.restoreAll(List.of(KeyValue.pair(value("id/1"), value("table")), KeyValue.pair(value("pdel/2/p/1"), null)));
+        assertThat(presence.mayHold(3)).isFalse();
+
+        store.restoreAll(List.of(KeyValue.pair(value("pdel/2/p/9"), value("deleted"))));
+        assertThat(presence.mayHold(3)).isTrue();
+    }
+
+    @Test
+    void aStoreOpeningWithKeysOnlyAroundTheWatchedPrefixLeavesThePartitionUnmarked() {
+        CommittedKeyValueStore store = open();
+        for (String k : List.of("a", "pdel", "pdel0", "z")) {
+            store.put(key(k), value("x"));
+        }
+        TransactionBoundStores.committed(Map.of(CHANGELOG, 4L));
+        store.close();
+
+        KeyPresence presence = new KeyPresence(value("pdel/"));
+        open(presence);
+        assertThat(presence.mayHold(3)).isFalse();
     }
 
     @Test
