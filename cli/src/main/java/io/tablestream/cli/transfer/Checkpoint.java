@@ -36,8 +36,11 @@ public final class Checkpoint {
         }
     }
 
-    /** Replaces the checkpoint with {@code values}. */
-    public void save(Map<String, String> values) {
+    /**
+     * Replaces the checkpoint with {@code values}. Saves and the removal are one at a time: an
+     * interrupted transfer saves from its shutdown hook while its own thread may be saving.
+     */
+    public synchronized void save(Map<String, String> values) {
         try {
             PropertiesFile.replace(file, values, "tablestream transfer checkpoint: run the same command again to resume");
         } catch (IOException e) {
@@ -46,7 +49,7 @@ public final class Checkpoint {
     }
 
     /** Removes the checkpoint (the transfer completed). */
-    public void delete() {
+    public synchronized void delete() {
         try {
             Files.deleteIfExists(file);
         } catch (IOException e) {

@@ -206,10 +206,13 @@ public final class Importer {
         return written.count();
     }
 
+    /** Saves how far the import got; from its thread and its shutdown hook, so a later save never says less. */
     private static void save(Checkpoint checkpoint, Map<String, String> what, Written written) {
-        Map<String, String> v = new HashMap<>(what);
-        v.put("entities", Long.toString(written.contiguous()));
-        checkpoint.save(v);
+        synchronized (checkpoint) {
+            Map<String, String> v = new HashMap<>(what);
+            v.put("entities", Long.toString(written.contiguous()));
+            checkpoint.save(v);
+        }
     }
 
     /** A PartitionKey's entities waiting to be sent together: at most one batch's worth. */
