@@ -24,7 +24,8 @@
 # from a write's answer to its change in a long-polling reader's answer), alone and beside 16 writers;
 # CRASH=1 a kill -9 of the server with 16 writes in flight, then the same server started again on
 # its data: seconds to ready and to having replayed the commands answered but not yet committed
-# (caught-up.py). A measure given 0 seconds (W16=0, ...) is skipped.
+# (caught-up.py); IDLE=<seconds> the server's CPU at rest after the measures (no request at all), in
+# ms of CPU per second, by group of threads too. A measure given 0 seconds (W16=0, ...) is skipped.
 #
 # Environment: ENTITIES (100000), WARM_WRITES (120), WARM_READS (20), W16 (20), W1 (10), G16 (10),
 # JAVA_OPTS (-Xmx1g), PROFILE_ALL (empty; cpu or alloc: async-profiler over the 16-writer measure of
@@ -35,7 +36,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 ENTITIES=${ENTITIES:-100000} WARM_WRITES=${WARM_WRITES:-120} WARM_READS=${WARM_READS:-20}
-W16=${W16:-20} W1=${W1:-10} G16=${G16:-10} FEED=${FEED:-0} CRASH=${CRASH:-}
+W16=${W16:-20} W1=${W1:-10} G16=${G16:-10} FEED=${FEED:-0} CRASH=${CRASH:-} IDLE=${IDLE:-0}
 JAVA_OPTS=${JAVA_OPTS:--Xmx1g}
 OUT=${OUT:-$root/bench/target/variants/$(date +%Y%m%d-%H%M%S)}
 # the account SAS and table that put.lua and get.lua read (cpu-per-op.sh makes the same when unset)
@@ -140,7 +141,22 @@ for spec in "$@"; do
       "$OUT/$name-threads-after.json" "$writes" 2>/dev/null || true)
   w1=$(measure put.lua 1 "$W1")
   g16=$(ENTITIES=$ENTITIES measure get.lua 16 "$G16")
-  feed_alone="" feed_loaded="" crash=""
+  feed_alone="" feed_loaded="" crash="" idle=""
+  if [ "$IDLE" -gt 0 ]; then
+    sleep 3 # the last measure's requests are done
+    [ "$name" = azurite ] || python3 "$here/threads.py" snapshot "$server_pid" "$OUT/$name-idle-before.json" || true
+    ticks_before=$(awk '{print $14 + $15}' "/proc/$server_pid/stat")
+    sleep "$IDLE"
+    ticks_after=$(awk '{print $14 + $15}' "/proc/$server_pid/stat")
+    idle=$(awk -v t="$((ticks_after - ticks_before))" -v hz="$(getconf CLK_TCK)" -v s="$IDLE" \
+        'BEGIN { printf "%.0f ms of CPU per second", t * 1000 / hz / s }')
+    if [ "$name" != azurite ]; then
+      python3 "$here/threads.py" snapshot "$server_pid" "$OUT/$name-idle-after.json" || true
+      # per "operation" of a millisecond: the groups' ms of CPU per second
+      idle+=", by group (ms per s): $(python3 "$here/threads.py" diff "$OUT/$name-idle-before.json" \
+          "$OUT/$name-idle-after.json" "$((IDLE * 1000))" 2>/dev/null | sed 's/^per thread group, us per operation: //' || true)"
+    fi
+  fi
   if [ "$FEED" -gt 0 ] && [ "$name" != azurite ]; then
     feed_alone=$(python3 "$here/feed-latency.py" "$base" feedprobe "$FEED" 2>&1 || true)
     wrk -t2 -c16 -d"$((FEED + 2))s" -s "$here/put.lua" "$base" > /dev/null &
@@ -172,6 +188,7 @@ for spec in "$@"; do
     [ -z "$by_thread" ] || echo "    $by_thread"
     echo "  writes 1 in flight:  $w1"
     echo "  point GET 16 conns:  $g16"
+    [ -z "$idle" ] || echo "  at rest (${IDLE} s):    $idle"
     [ -z "$feed_alone" ] || echo "  change feed, alone:  $feed_alone"
     [ -z "$feed_loaded" ] || echo "  change feed, beside 16 writers: $feed_loaded"
     [ -z "$crash" ] || echo "  kill -9 beside 16 writers, restart: $crash"
