@@ -59,6 +59,9 @@ train_aot_cache() {
   dir=$(mktemp -d "${TMPDIR:-/tmp}/tablestream-aot.XXXXXX")
   port=$(aot_free_port) || { echo "no free port for the AOT training run" >&2; rm -rf "$dir"; return 1; }
   started=$SECONDS
+  # the server appends to the log as its client does (writing from its own offset, it wrote over the
+  # client's lines)
+  : >"$log"
   echo "Training the JVM's ahead-of-time cache for this build and JDK $JAVA_FEATURE (once per build, about" \
     "two minutes; TABLESTREAM_AOT=off skips it)..."
   # none of the caller's settings: the training server is a throwaway one on its own data and port
@@ -66,7 +69,7 @@ train_aot_cache() {
   (for v in $(compgen -e | grep -E '^(TABLESTREAM_|KAFKA_)'); do unset "$v"; done
    export TABLESTREAM_PORT=$port TABLESTREAM_DATA_DIR=$dir/data
    exec "$JAVA_HOME/bin/java" $options -XX:AOTCacheOutput="$dir/cache.aot" -cp "$classpath" \
-     io.tablestream.server.Main) >"$log" 2>&1 &
+     io.tablestream.server.Main) >>"$log" 2>&1 &
   pid=$!
   if await_ready 127.0.0.1 "$port" "$pid" 300; then
     "$JAVA_HOME/bin/java" -Xmx512m -cp "bench/target/classes:$(cat bench/target/classpath.txt)" \
