@@ -298,14 +298,20 @@ public final class KafkaCommandLog implements CommandLog, AutoCloseable {
             producer.send(new ProducerRecord<>(outcomesTopic, LogPartitioner.partitionOf(outcome.replyTo(), outcomePartitions),
                     outcome.replyTo(), LogCodecs.OUTCOME.encode(outcome)), (metadata, error) -> {
                         if (error != null) {
-                            LOG.warn("The outcome of command {} for {} could not be put on the outcomes topic: {}",
-                                    outcome.commandId(), outcome.replyTo(), error.toString());
+                            notPublished(outcome, error);
                         }
                     });
-        } catch (KafkaException | IllegalStateException e) {
-            LOG.warn("The outcome of command {} for {} could not be put on the outcomes topic: {}", outcome.commandId(),
-                    outcome.replyTo(), e.toString());
+        } catch (KafkaException e) {
+            notPublished(outcome, e);
+        } catch (IllegalStateException e) {
+            LOG.info("The outcome of command {} for {} was not sent: this instance is stopping", outcome.commandId(),
+                    outcome.replyTo());
         }
+    }
+
+    private static void notPublished(Outcome outcome, Exception error) {
+        LOG.warn("The outcome of command {} for {} could not be put on the outcomes topic: {}", outcome.commandId(),
+                outcome.replyTo(), error.toString());
     }
 
     /**
