@@ -92,7 +92,8 @@ public final class TablestreamServer implements AutoCloseable {
         this.bootstrapServers = bootstrap;
         String advertised = config.get(ServerSettings.ADVERTISED_ADDRESS);
         StreamProcessorConfig processorConfig = processorConfig(config, bootstrap, dataDir, clock);
-        // Outcomes decided here are handed to this instance's command log (opened once the topics exist).
+        // Outcomes decided here are handed to this instance's command log (opened once the topics exist),
+        // which answers its own waiters and sends other instances' outcomes outside the task's transaction.
         boolean answerAtDecision = config.get(ServerSettings.ANSWER_AT_DECISION);
         AtomicReference<KafkaCommandLog> localLog = new AtomicReference<>();
         WriteAnswers answers = answerAtDecision ? WriteAnswers.atDecision(outcome -> {

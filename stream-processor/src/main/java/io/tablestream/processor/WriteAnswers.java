@@ -10,8 +10,10 @@ import java.util.Objects;
  * it, and a task's decision is a pure function of its partition's log (its state, the command, the
  * partition's clock), so a replay after a crash decides exactly the same outcome, ETag and
  * Timestamp. The answer therefore goes out as soon as the outcome is decided: handed to
- * {@link #handoff} on the stream thread when the waiter is in this process (the outcome is then not
- * written to the outcomes topic at all), read uncommitted from the outcomes topic otherwise;
+ * {@link #handoff} on the stream thread, which completes the waiter when it is in this process and
+ * may put another instance's outcome on the outcomes topic itself, outside the task's transaction
+ * (the task then does not write it); otherwise the task writes it there, in its transaction, and
+ * the waiter reads it uncommitted;
  * transactions commit in groups at the commit interval, and the change feed (read committed) still
  * shows each change once.
  *
@@ -40,8 +42,9 @@ public record WriteAnswers(boolean atDecision, Handoff handoff) {
         Handoff NONE = outcome -> false;
 
         /**
-         * An outcome just decided; true when a request of this process waits for it and now has it
-         * (nobody needs it on the outcomes topic then), false to have it written there.
+         * An outcome just decided; true when it reaches its waiter from here (a request of this
+         * process has it, or it was sent to the outcomes topic outside the task's transaction), false
+         * to have the task write it there.
          */
         boolean decided(Outcome outcome);
     }

@@ -51,7 +51,11 @@ import org.slf4j.LoggerFactory;
  * first of two ways: handed over in-process by the processor task that decided it
  * ({@link #handOff}, when that task runs in this process — the single-node case), or read from the
  * outcomes topic without waiting for the task's transaction to commit ({@code read_uncommitted}).
- * Either is safe because a task decides the same outcome again if its transaction is replayed.
+ * Either is safe because a task decides the same outcome again if its transaction is replayed. An
+ * outcome a task of this process decided for another instance's waiter is put on the outcomes topic
+ * by this log's own producer, outside the task's transaction ({@link #handOff}): a transaction
+ * aborted after the decision (a broker that died under it) would otherwise take the answer with it,
+ * and the waiter would wait for the replay, after the task moved and restored.
  * When writes are answered after commit, outcomes are read committed only.
  */
 public final class KafkaCommandLog implements CommandLog, AutoCloseable {
@@ -64,6 +68,10 @@ public final class KafkaCommandLog implements CommandLog, AutoCloseable {
     private static final Duration CLOSE = Duration.ofSeconds(5);
 
     private final String commandsTopic;
+    private final String outcomesTopic;
+    private final int outcomePartitions;
+    /** Whether outcomes are read uncommitted, so this log may publish others' outside a transaction. */
+    private final boolean answersAtDecision;
     /** Partitions of the commands topic, learned from the producer's metadata on first use. */
     private volatile int commandPartitions;
     private final String instanceId;
@@ -74,9 +82,13 @@ public final class KafkaCommandLog implements CommandLog, AutoCloseable {
     /** The completions executor when this log made its own, to stop with it. */
     private final ExecutorService ownCompletions;
 
-    private KafkaCommandLog(String commandsTopic, String instanceId, KafkaProducer<String, byte[]> producer,
-                            OutcomeListener outcomes, Executor completions, ExecutorService ownCompletions) {
+    private KafkaCommandLog(String commandsTopic, String outcomesTopic, int outcomePartitions, boolean answersAtDecision,
+                            String instanceId, KafkaProducer<String, byte[]> producer, OutcomeListener outcomes,
+                            Executor completions, ExecutorService ownCompletions) {
         this.commandsTopic = commandsTopic;
+        this.outcomesTopic = outcomesTopic;
+        this.outcomePartitions = outcomePartitions;
+        this.answersAtDecision = answersAtDecision;
         this.instanceId = instanceId;
         this.producer = producer;
         this.outcomes = outcomes;
@@ -142,7 +154,7 @@ public final class KafkaCommandLog implements CommandLog, AutoCloseable {
             return t;
         });
         Executor executor = completions != null ? completions : own;
-        return new KafkaCommandLog(commandsTopic, instanceId, producer,
+        return new KafkaCommandLog(commandsTopic, outcomesTopic, outcomePartitions, answersAtDecision, instanceId, producer,
                 new OutcomeListener(consumer, reply, instanceId, executor), executor, own);
     }
 
@@ -258,17 +270,48 @@ public final class KafkaCommandLog implements CommandLog, AutoCloseable {
 
     /**
      * An outcome a processor task in this process just decided, handed over on its stream thread:
-     * completes the request of this instance waiting for it, if any, on another thread (never
-     * blocks the caller).
+     * completes the request of this instance waiting for it, if any; or, when writes are answered at
+     * decision and another instance waits for it, puts it on that instance's reply partition with
+     * this log's producer, outside the task's transaction, so that the answer does not depend on that
+     * transaction committing. Both on another thread (never blocks the caller).
      *
-     * @return whether a request of this instance waits for it (and will have it from here)
+     * @return whether the outcome reaches its waiter from here (the task need not write it)
      */
     public boolean handOff(Outcome outcome) {
-        if (instanceId.equals(outcome.replyTo()) && outcomes.awaits(outcome.commandId())) {
-            completions.execute(() -> outcomes.complete(outcome));
+        if (instanceId.equals(outcome.replyTo())) {
+            if (outcomes.awaits(outcome.commandId())) {
+                completions.execute(() -> outcomes.complete(outcome));
+                return true;
+            }
+            return false;
+        }
+        if (answersAtDecision && outcome.replyTo() != null) {
+            completions.execute(() -> publish(outcome));
             return true;
         }
         return false;
+    }
+
+    /** Puts another instance's outcome on its reply partition (a failure costs that write its answer: a 503). */
+    private void publish(Outcome outcome) {
+        try {
+            producer.send(new ProducerRecord<>(outcomesTopic, LogPartitioner.partitionOf(outcome.replyTo(), outcomePartitions),
+                    outcome.replyTo(), LogCodecs.OUTCOME.encode(outcome)), (metadata, error) -> {
+                        if (error != null) {
+                            notPublished(outcome, error);
+                        }
+                    });
+        } catch (KafkaException e) {
+            notPublished(outcome, e);
+        } catch (IllegalStateException e) {
+            LOG.info("The outcome of command {} for {} was not sent: this instance is stopping", outcome.commandId(),
+                    outcome.replyTo());
+        }
+    }
+
+    private static void notPublished(Outcome outcome, Exception error) {
+        LOG.warn("The outcome of command {} for {} could not be put on the outcomes topic: {}", outcome.commandId(),
+                outcome.replyTo(), error.toString());
     }
 
     /**

@@ -40,7 +40,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The command log on a real broker with no processor behind it: where each command lands, how an
- * outcome handed over in-process reaches its request, and what a sync write whose outcome does not
+ * outcome handed over in-process reaches its request (this instance's or another's), and what a sync write whose outcome does not
  * arrive is told (each 503 says whether the write may still be applied).
  */
 @KafkaTest
@@ -132,6 +132,30 @@ class KafkaCommandLogIT {
             log.handOff(ours);
 
             assertThat(waiting.get(30, TimeUnit.SECONDS)).isEqualTo(ours);
+        }
+    }
+
+    @Test
+    void anOutcomeDecidedHereForAnotherInstancesWriteReachesItOutsideTheDecidingTransaction(KafkaCluster kafka)
+            throws Exception {
+        String commands = createTopic(kafka, "commands");
+        String outcomes = createTopic(kafka, "outcomes", 4);
+        try (KafkaCommandLog deciding = KafkaCommandLog.open(kafka.bootstrapServers(), commands, outcomes,
+                "deciding-" + UUID.randomUUID(), 1024 * 1024, Map.of());
+             KafkaCommandLog afterCommit = KafkaCommandLog.open(kafka.bootstrapServers(), commands, outcomes,
+                     "after-commit-" + UUID.randomUUID(), 1024 * 1024, Map.of(), false, null);
+             KafkaCommandLog waiting = KafkaCommandLog.open(kafka.bootstrapServers(), commands, outcomes,
+                     "waiting-" + UUID.randomUUID(), 1024 * 1024, Map.of())) {
+            EntityCommand command = insert(waiting.instanceId(), "p");
+            CompletableFuture<Outcome> answer = waiting.appendAndAwait(command, Duration.ofSeconds(30));
+            Outcome decided = new Outcome(command.header().id(), waiting.instanceId(), null,
+                    List.of(new Outcome.OperationResult(EdmDateTime.of(Instant.parse("2024-01-02T03:04:05Z")))), null,
+                    0, 0);
+
+            assertThat(afterCommit.handOff(decided)).as("answered after commit: only the committed record may answer")
+                    .isFalse();
+            assertThat(deciding.handOff(decided)).as("the deciding task need not write it in its transaction").isTrue();
+            assertThat(answer.get(30, TimeUnit.SECONDS)).isEqualTo(decided);
         }
     }
 

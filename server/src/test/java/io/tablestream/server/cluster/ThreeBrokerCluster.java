@@ -40,8 +40,12 @@ final class ThreeBrokerCluster implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ThreeBrokerCluster.class);
     static final int PARTITIONS = 6;
     static final Duration START = Duration.ofMinutes(3);
-    /** The product's own logging (WARN and ERROR of everything, INFO of Tablestream), not the tests'. */
-    private static final Path PRODUCT_LOGGING = Path.of("target", "classes", "logback.xml").toAbsolutePath();
+    /**
+     * The product's own logging (WARN and ERROR of everything, INFO of Tablestream), not the tests';
+     * {@code -Dfaults.logback=<file>} names another configuration (Kafka's client logs, say) for a diagnosis.
+     */
+    private static final Path PRODUCT_LOGGING = Path.of(System.getProperty("faults.logback", "target/classes/logback.xml"))
+            .toAbsolutePath();
 
     private final Path root;
     private final BrokerCluster kafka;
