@@ -4,6 +4,10 @@
 #
 #   bench/wrk/variants.sh <name>[:<setting>=<value>[,<setting>=<value>...]] ...
 #
+# Two pairs are not server settings: `jdk=<java home>` runs that variant's server on another JDK, and
+# `jvm=<option>` (repeatable) adds one JVM option to JAVA_OPTS for that variant, e.g.
+# 'jdk25:jdk=/usr/lib/jvm/temurin-25-jdk-amd64,jvm=-XX:CICompilerCount=3'.
+#
 # The variant named `azurite` is the emulator instead (Azurite 3.35 in memory, installed from npm
 # into bench/.azurite as compare.sh does; AZURITE_DIR picks another installation), measured the same
 # way, so that every run has its side-by-side figures.
@@ -72,7 +76,7 @@ profile() { # start|stop <file>
 # The variant's server on its port and data directory, its output appended to $1.
 start_tablestream() {
   # shellcheck disable=SC2086
-  java $JAVA_OPTS -Dtablestream.port=$port -Dtablestream.data-dir="$data" -Dtablestream.console=off \
+  "${java_home:+$java_home/bin/}java" $JAVA_OPTS "${jvm_opts[@]}" -Dtablestream.port=$port -Dtablestream.data-dir="$data" -Dtablestream.console=off \
       "${props[@]}" -cp "$cp_line" io.tablestream.server.Main >> "$1" 2>&1 &
   server_pid=$!
 }
@@ -102,13 +106,15 @@ start_azurite() { # <port> <log>
 for spec in "$@"; do
   name=${spec%%:*}
   settings=""; [ "$spec" != "$name" ] && settings=${spec#*:}
-  props=()
+  props=() jvm_opts=() java_home=""
   IFS=',' read -r -a pairs <<< "$settings"
   PROFILE=${PROFILE_ALL:-}
   for pair in "${pairs[@]}"; do
     case $pair in
       '') ;;
       profile=*) PROFILE=${pair#profile=} ;;
+      jdk=*) java_home=${pair#jdk=} ;;
+      jvm=*) jvm_opts+=("${pair#jvm=}") ;;
       *) props+=("-Dtablestream.$pair") ;;
     esac
   done
@@ -183,7 +189,7 @@ for spec in "$@"; do
     fi
   fi
   {
-    echo "$name ($settings) load average $(cut -d' ' -f1-3 /proc/loadavg)"
+    echo "$name ($settings; $("${java_home:+$java_home/bin/}java" -version 2>&1 | head -1)) load average $(cut -d' ' -f1-3 /proc/loadavg)"
     echo "  writes 16 in flight: $w16"
     [ -z "$by_thread" ] || echo "    $by_thread"
     echo "  writes 1 in flight:  $w1"
