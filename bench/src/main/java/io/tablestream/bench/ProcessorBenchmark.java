@@ -1,6 +1,7 @@
 package io.tablestream.bench;
 
 import io.tablestream.bench.measure.Percentiles;
+import io.tablestream.bench.measure.ThreadCpu;
 import io.tablestream.core.command.Command;
 import io.tablestream.core.command.CommandHeader;
 import io.tablestream.core.command.EntityCommand;
@@ -41,7 +42,9 @@ import java.util.concurrent.atomic.AtomicReference;
  *   <li>the round trip of a lone command (append → applied → outcome back), sequentially, p50/p99;</li>
  *   <li>applied entities per second with batches of 100 entities, many batches in flight.</li>
  * </ol>
- * Usage: {@code bench/run-processor-bench.sh [loneCommands] [batches] [inFlight] [commitIntervalMs]}.
+ * Usage: {@code bench/run-processor-bench.sh [loneCommands] [batches] [inFlight] [commitIntervalMs]};
+ * {@code -Dbench.awaited=false} skips the awaited batches (the async ones alone, e.g. for a profile);
+ * {@code -Dbench.asyncRounds=2} runs the async batches twice (the first warms the JIT up).
  */
 public final class ProcessorBenchmark {
     private static final String ACCOUNT = "bench";
@@ -82,8 +85,13 @@ public final class ProcessorBenchmark {
                         .table().tableId();
                 warmUp(log, tableId);
                 loneCommands(log, tableId, lone);
-                batchThroughput(log, tableId, batches, inFlight);
-                asyncBatchThroughput(log, processor, tableId, batches);
+                if (Boolean.parseBoolean(System.getProperty("bench.awaited", "true"))) {
+                    batchThroughput(log, tableId, batches, inFlight);
+                }
+                int rounds = Integer.getInteger("bench.asyncRounds", 1);
+                for (int round = 0; round < rounds; round++) {
+                    asyncBatchThroughput(log, processor, tableId, batches, 1_000_000_000L + round * batches * 100L);
+                }
             }
         }
     }
@@ -180,15 +188,16 @@ public final class ProcessorBenchmark {
      * {@code Prefer: respond-async}): the rate the processor applies them, measured by its applied
      * offsets reaching the last appended offset of every partition.
      */
-    private static void asyncBatchThroughput(KafkaCommandLog log, StreamProcessor processor, long tableId, int batches)
-            throws Exception {
+    private static void asyncBatchThroughput(KafkaCommandLog log, StreamProcessor processor, long tableId, int batches,
+                                             long firstSeq) throws Exception {
         java.util.Map<Integer, Long> last = new java.util.concurrent.ConcurrentHashMap<>();
         List<CompletableFuture<io.tablestream.core.command.SessionToken.Position>> appended = new ArrayList<>(batches);
+        ThreadCpu cpuBefore = ThreadCpu.now();
         long start = System.nanoTime();
         for (int b = 0; b < batches; b++) {
             List<EntityOperation> ops = new ArrayList<>(100);
             for (int i = 0; i < 100; i++) {
-                long seq = 1_000_000_000L + (long) b * 100 + i;
+                long seq = firstSeq + (long) b * 100 + i;
                 ops.add(EntityOperation.of(EntityOperation.Type.INSERT, String.format("%010d", seq), null, reading(seq)));
             }
             CommandHeader header = new CommandHeader(UUID.randomUUID().toString(), ACCOUNT, System.currentTimeMillis(),
@@ -209,6 +218,8 @@ public final class ProcessorBenchmark {
         long entities = (long) batches * 100;
         System.out.printf("async batch ingest: %d batches of 100 (%d entities) appended in %.1f s, all applied after %.1f s: %.0f entities/s applied%n",
                 batches, entities, appendSeconds, seconds, entities / seconds);
+        System.out.println("  CPU per entity applied (broker, processor and the producing client in this process): "
+                + ThreadCpu.now().perOperationSince(cpuBefore, entities));
     }
 
     private static void batchThroughput(KafkaCommandLog log, long tableId, int batches, int inFlight)
