@@ -137,8 +137,9 @@ public final class TableServiceEndpoint {
         httpConfig.compressionStrategy = compression();
         for (String method : METHODS) {
             HandlerType type = HandlerType.findOrCreate(method);
-            config.routes.addHttpHandler(type, "/", this::handle);
+            // "/*" first: Javalin tries a method's routes in order, and nearly every request has a path under "/"
             config.routes.addHttpHandler(type, "/*", this::handle);
+            config.routes.addHttpHandler(type, "/", this::handle);
         }
         config.routes.exception(Exception.class, this::onException);
         // After every request, whatever became of it (Javalin runs after-handlers past exceptions).
