@@ -32,9 +32,11 @@ public enum MetadataLevel {
     FULL("fullmetadata");
 
     private final String odataParameter;
+    private final String contentType;
 
     MetadataLevel(String odataParameter) {
         this.odataParameter = odataParameter;
+        this.contentType = "application/json;odata=" + odataParameter + ";streaming=true;charset=utf-8";
     }
 
     /** The {@code odata} parameter value naming this level, e.g. {@code minimalmetadata}. */
@@ -44,7 +46,7 @@ public enum MetadataLevel {
 
     /** The response {@code Content-Type} the service sends for this level. */
     public String contentType() {
-        return "application/json;odata=" + odataParameter + ";streaming=true;charset=utf-8";
+        return contentType;
     }
 
     /**

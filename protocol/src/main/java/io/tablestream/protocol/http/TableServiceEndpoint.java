@@ -1,5 +1,7 @@
 package io.tablestream.protocol.http;
 
+import io.javalin.compression.CompressionStrategy;
+import io.javalin.compression.Gzip;
 import io.javalin.config.HttpConfig;
 import io.javalin.config.JavalinConfig;
 import io.javalin.http.Context;
@@ -7,12 +9,14 @@ import io.javalin.http.HandlerType;
 import io.javalin.http.HttpResponseException;
 import io.tablestream.core.error.ErrorCode;
 import io.tablestream.core.error.TableServiceException;
+import io.tablestream.core.odata.MetadataLevel;
 import io.tablestream.protocol.cors.CorsHeaders;
 import io.tablestream.protocol.cors.CorsPolicies;
 import io.tablestream.protocol.cors.CorsPolicy;
 import io.tablestream.protocol.request.Operation;
 import io.tablestream.protocol.request.ResourcePath;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -34,6 +38,8 @@ import org.slf4j.LoggerFactory;
 public final class TableServiceEndpoint {
     private static final Logger LOG = LoggerFactory.getLogger(TableServiceEndpoint.class);
     private static final String CONTEXT_ATTRIBUTE = "tablestream.request";
+    /** The Content-Type of the service's JSON answers that are not OData (health, jobs, batch parts' summaries, ...). */
+    private static final String JSON_CONTENT_TYPE = "application/json;charset=utf-8";
     /**
      * Methods that enter the pipeline; HEAD among them so that it is refused like any verb the
      * service lacks (405 without a body) rather than answered by the server as a GET. Others get
@@ -128,10 +134,12 @@ public final class TableServiceEndpoint {
     public void install(JavalinConfig config) {
         HttpConfig httpConfig = config.http;
         maxRequestBytes = () -> httpConfig.maxRequestSize;
+        httpConfig.compressionStrategy = compression();
         for (String method : METHODS) {
             HandlerType type = HandlerType.findOrCreate(method);
-            config.routes.addHttpHandler(type, "/", this::handle);
+            // "/*" first: Javalin tries a method's routes in order, and nearly every request has a path under "/"
             config.routes.addHttpHandler(type, "/*", this::handle);
+            config.routes.addHttpHandler(type, "/", this::handle);
         }
         config.routes.exception(Exception.class, this::onException);
         // After every request, whatever became of it (Javalin runs after-handlers past exceptions).
@@ -150,6 +158,24 @@ public final class TableServiceEndpoint {
         // Javalin answers methods with no route itself; give those the service's error too.
         config.routes.error(404, this::onUnrouted);
         config.routes.error(405, this::onUnrouted);
+    }
+
+    /**
+     * Javalin's gzip (its default) with the service's own answer types named as allowed. Before it
+     * compresses an answer, Javalin searches its Content-Type for each already-compressed type it
+     * excludes ({@code image/}, {@code application/zip}, ...: a case-insensitive substring search per
+     * type, on every answer); a type on the allowed list, compared by equality, skips that search. None
+     * of these types is excluded, so which answers are compressed does not change.
+     */
+    static CompressionStrategy compression() {
+        CompressionStrategy gzip = new CompressionStrategy(null, new Gzip());
+        List<String> allowed = new ArrayList<>(gzip.getAllowedMimeTypes());
+        for (MetadataLevel level : MetadataLevel.values()) {
+            allowed.add(level.contentType());
+        }
+        allowed.add(JSON_CONTENT_TYPE);
+        gzip.setAllowedMimeTypes(List.copyOf(allowed));
+        return gzip;
     }
 
     void handle(Context http) throws Exception {

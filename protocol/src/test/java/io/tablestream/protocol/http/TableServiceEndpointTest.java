@@ -3,17 +3,22 @@ package io.tablestream.protocol.http;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.javalin.Javalin;
+import io.javalin.compression.CompressionStrategy;
 import io.tablestream.core.error.ErrorCode;
 import io.tablestream.core.error.TableServiceException;
 import io.tablestream.core.filter.KeyRange;
+import io.tablestream.core.odata.MetadataLevel;
 import io.tablestream.protocol.request.Operation;
+import java.io.ByteArrayInputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.zip.GZIPInputStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -41,6 +46,7 @@ class TableServiceEndpointTest {
         }
     };
 
+    private static final String LARGE_JSON = "{\"value\":\"" + "a".repeat(4000) + "\"}";
     private Javalin app;
     private final HttpClient client = HttpClient.newHttpClient();
 
@@ -67,7 +73,11 @@ class TableServiceEndpointTest {
             }
             return ANYONE;
         };
-        TableServiceEndpoint endpoint = new TableServiceEndpoint(auth, handlers, Clock.systemUTC());
+        TableServiceEndpoint endpoint = new TableServiceEndpoint(auth, handlers, Clock.systemUTC())
+                .internalEndpoint("/_large", InternalAccess.ANYONE, (request, http) -> {
+                    ResponseHeaders.odata(http, request, MetadataLevel.NO.contentType());
+                    http.result(LARGE_JSON);
+                });
         app = Javalin.create(config -> endpoint.install(config)).start("127.0.0.1", 0);
     }
 
@@ -249,5 +259,30 @@ class TableServiceEndpointTest {
 
         assertThat(xml.body()).containsPattern("\\nTime:\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{7}Z</Message>");
         assertThat(json.body()).containsPattern("\\\\nTime:\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{7}Z\"");
+    }
+
+    @Test
+    void gzipsALargeJsonAnswerForAClientThatAcceptsGzipOnly() throws Exception {
+        HttpRequest.Builder get = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + app.port() + "/_large"));
+
+        HttpResponse<String> plain = client.send(get.copy().build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<byte[]> gzipped = client.send(get.header("Accept-Encoding", "gzip").build(),
+                HttpResponse.BodyHandlers.ofByteArray());
+
+        assertThat(gzipped.headers().firstValue("Content-Encoding")).hasValue("gzip");
+        assertThat(gzipped.headers().firstValue("Content-Type")).hasValue(MetadataLevel.NO.contentType());
+        try (GZIPInputStream in = new GZIPInputStream(new ByteArrayInputStream(gzipped.body()))) {
+            assertThat(new String(in.readAllBytes(), StandardCharsets.UTF_8)).isEqualTo(LARGE_JSON);
+        }
+        assertThat(plain.headers().firstValue("Content-Encoding")).isEmpty();
+        assertThat(plain.body()).isEqualTo(LARGE_JSON);
+    }
+
+    @Test
+    void namesTheServicesAnswerTypesAsCompressibleBesideJavalinsOwn() {
+        assertThat(TableServiceEndpoint.compression().getAllowedMimeTypes())
+                .contains(MetadataLevel.NO.contentType(), MetadataLevel.MINIMAL.contentType(),
+                        MetadataLevel.FULL.contentType(), "application/json;charset=utf-8")
+                .containsAll(CompressionStrategy.GZIP.getAllowedMimeTypes());
     }
 }
