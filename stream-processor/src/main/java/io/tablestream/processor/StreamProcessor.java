@@ -22,6 +22,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -63,6 +64,14 @@ public final class StreamProcessor implements AutoCloseable {
      */
     private static final Duration HANGING_CHECK_UNTIL_RUNNING = Duration.ofSeconds(3);
     private static final Duration HANGING_CHECK_WHEN_RUNNING = Duration.ofMinutes(1);
+    /**
+     * How often an instance of several looks whether it was given tasks, to end the open transactions
+     * their previous owners left (see {@link #fenceDepartedOwners()}): a look reads the local threads'
+     * metadata only.
+     */
+    private static final Duration DEPARTED_OWNER_LOOK = Duration.ofMillis(250);
+    /** Each admin call of that check: a broker fail-over may be under way, the next look tries again. */
+    private static final Duration DEPARTED_OWNER_CALLS = Duration.ofSeconds(5);
     /** Closing Kafka Streams: its tasks commit and, with standbys, the instance leaves its group. */
     private static final Duration STREAMS_CLOSE = Duration.ofSeconds(30);
     /** Closing the admin client: nothing it does is worth waiting for at a stop. */
@@ -82,6 +91,12 @@ public final class StreamProcessor implements AutoCloseable {
     private final Deque<Instant> threadFailures = new ArrayDeque<>();
     private final Admin admin;
     private final ScheduledExecutorService repairs;
+    private final CommitNotifyingClientSupplier clients;
+    /** Null on a single node: there, no other instance leaves transactions behind. */
+    private final ScheduledExecutorService departedOwners;
+    /** The active partitions at the last look, and those gained since whose check has not succeeded yet. */
+    private Set<Integer> activeSeen = Set.of();
+    private final Set<Integer> gainedUnchecked = new TreeSet<>();
     /** Null on a single node. */
     private final ClusterContact contact;
     /** When the last hanging-transaction check began ({@link System#nanoTime()}). */
@@ -107,8 +122,9 @@ public final class StreamProcessor implements AutoCloseable {
         });
         this.settings = new ProcessorSettings(topics, commandPartitions, config.housekeeping(), config.clock(), new AppliedOffsets(), new RegistryEvents(), observer,
                 answers, new TransactionProgress(), new StreamProcessorMetrics(commandPartitions));
+        this.clients = new CommitNotifyingClientSupplier(this::liveBrokers);
         this.streams = new KafkaStreams(TablestreamTopology.build(settings), streamsProperties(config, replication),
-                new CommitNotifyingClientSupplier(this::liveBrokers));
+                clients);
         this.streams.setUncaughtExceptionHandler(this::onThreadFailure);
         this.entities = new StreamsEntityStore(streams, config.clock(), settings.appliedOffsets(),
                 settings.transactions(), settings.partitionDeletions());
@@ -119,6 +135,11 @@ public final class StreamProcessor implements AutoCloseable {
                 clientSettings(config, ConsumerConfig.configNames(), "lag-reader"), topics.commands().name(),
                 contact == null ? () -> true : contact::copiesCurrent);
         this.registry = new StreamsTableRegistry(streams, settings.registryEvents());
+        this.departedOwners = contact == null ? null : Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "departed-owner-check");
+            t.setDaemon(true);
+            return t;
+        });
         settings.metrics().attach(streams, topics.commands().name(),
                 config.stateDir().resolve(applicationId(config)));
     }
@@ -180,6 +201,42 @@ public final class StreamProcessor implements AutoCloseable {
             }, HANGING_CHECK_UNTIL_RUNNING.toMillis(), TimeUnit.MILLISECONDS);
         } catch (java.util.concurrent.RejectedExecutionException e) {
             // closing
+        }
+    }
+
+    /**
+     * Ends the open transactions that the previous owners of this instance's newly assigned tasks left
+     * behind ({@link HangingTransactions#fenceDepartedOwners}): an instance that crashed or was cut off
+     * mid-transaction otherwise holds its partitions' new owners back until its transaction times out.
+     * Runs on its own thread, never a stream thread; a gained partition is looked at until one check
+     * succeeds (a broker fail-over can make a check fail).
+     */
+    private void fenceDepartedOwners() {
+        Set<Integer> active = replicas.active();
+        for (int partition : active) {
+            if (!activeSeen.contains(partition)) {
+                gainedUnchecked.add(partition);
+            }
+        }
+        activeSeen = active;
+        gainedUnchecked.retainAll(active);
+        if (gainedUnchecked.isEmpty()) {
+            return;
+        }
+        String applicationId = applicationId(config);
+        Set<Integer> gained = Set.copyOf(gainedUnchecked);
+        try {
+            new HangingTransactions(admin, DEPARTED_OWNER_CALLS, false).fenceDepartedOwners(
+                    java.util.regex.Pattern.quote(applicationId + "-") + ".*",
+                    tp -> gained.contains(tp.partition()) && tp.topic().startsWith(applicationId + "-")
+                            && tp.topic().endsWith("-changelog"),
+                    clients::madeProducer);
+            gainedUnchecked.removeAll(gained);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (Exception e) {
+            LOG.debug("Looking for transactions the previous owners of partitions {} left open failed; looking again:"
+                    + " {}", gained, e.toString());
         }
     }
 
@@ -253,6 +310,10 @@ public final class StreamProcessor implements AutoCloseable {
     private void startAndAwaitRunning(Duration timeout) {
         checkHangingTransactions();
         scheduleHangingTransactionChecks();
+        if (departedOwners != null) {
+            departedOwners.scheduleWithFixedDelay(this::fenceDepartedOwners, DEPARTED_OWNER_LOOK.toMillis(),
+                    DEPARTED_OWNER_LOOK.toMillis(), TimeUnit.MILLISECONDS);
+        }
         CountDownLatch running = new CountDownLatch(1);
         streams.setStateListener((now, before) -> {
             LOG.info("Stream processor {} -> {}", before, now);
@@ -436,6 +497,9 @@ public final class StreamProcessor implements AutoCloseable {
     @Override
     public void close() {
         repairs.shutdownNow();
+        if (departedOwners != null) {
+            departedOwners.shutdownNow();
+        }
         if (contact != null) {
             contact.close();
         }
