@@ -94,9 +94,8 @@ public final class StreamProcessor implements AutoCloseable {
     private final CommitNotifyingClientSupplier clients;
     /** Null on a single node: there, no other instance leaves transactions behind. */
     private final ScheduledExecutorService departedOwners;
-    /** The active partitions at the last look, and those gained since whose check has not succeeded yet. */
-    private Set<Integer> activeSeen = Set.of();
-    private final Set<Integer> gainedUnchecked = new TreeSet<>();
+    /** The partitions assigned to this instance at the last check of departed owners that succeeded. */
+    private Set<Integer> assignedChecked = Set.of();
     /** Null on a single node. */
     private final ClusterContact contact;
     /** When the last hanging-transaction check began ({@link System#nanoTime()}). */
@@ -207,31 +206,36 @@ public final class StreamProcessor implements AutoCloseable {
     /**
      * Ends the open transactions that the previous owners of this instance's newly assigned tasks left
      * behind ({@link HangingTransactions#fenceDepartedOwners}): an instance that crashed or was cut off
-     * mid-transaction otherwise holds its partitions' new owners back until its transaction times out.
-     * Runs on its own thread, never a stream thread; a gained partition is looked at until one check
-     * succeeds (a broker fail-over can make a check fail).
+     * mid-transaction otherwise holds its partitions' new owners back until its transaction times out
+     * (a task it held restores only up to that transaction, and its outcomes and changes written after
+     * it stay unread). Runs on its own thread, never a stream thread. While the processor runs with the
+     * tasks it was last known to hold, a look costs nothing; otherwise (a rebalance, or tasks gained)
+     * the group's coordinator says which partitions this instance is assigned, running or still
+     * restoring, and those gained since the last check that succeeded are checked.
      */
     private void fenceDepartedOwners() {
         Set<Integer> active = replicas.active();
-        for (int partition : active) {
-            if (!activeSeen.contains(partition)) {
-                gainedUnchecked.add(partition);
-            }
+        if (isRunning() && assignedChecked.containsAll(active)) {
+            assignedChecked = active;
+            return;
         }
-        activeSeen = active;
-        gainedUnchecked.retainAll(active);
-        if (gainedUnchecked.isEmpty()) {
+        Optional<Set<Integer>> assigned = contact.assignedPartitions();
+        if (assigned.isEmpty()) {
+            return;
+        }
+        Set<Integer> gained = new TreeSet<>(assigned.get());
+        gained.removeAll(assignedChecked);
+        if (gained.isEmpty()) {
+            assignedChecked = assigned.get();
             return;
         }
         String applicationId = applicationId(config);
-        Set<Integer> gained = Set.copyOf(gainedUnchecked);
         try {
-            new HangingTransactions(admin, DEPARTED_OWNER_CALLS, false).fenceDepartedOwners(
-                    java.util.regex.Pattern.quote(applicationId + "-") + ".*",
+            new HangingTransactions(admin, DEPARTED_OWNER_CALLS, false).fenceDepartedOwners(applicationId + "-",
                     tp -> gained.contains(tp.partition()) && tp.topic().startsWith(applicationId + "-")
                             && tp.topic().endsWith("-changelog"),
                     clients::madeProducer);
-            gainedUnchecked.removeAll(gained);
+            assignedChecked = assigned.get();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (Exception e) {

@@ -129,18 +129,17 @@ public final class HangingTransactions {
      * <p>Only changelog partitions tell who owned a task: the other partitions a transaction writes
      * (outcomes, the change feed, consumer offsets) are shared by every task.
      *
-     * @param transactionalIds the pattern of the transactional ids to look at (the processor's)
+     * @param transactionalIdPrefix the beginning of the transactional ids to look at (the processor's)
      * @return the transactional ids fenced
      */
-    public Set<String> fenceDepartedOwners(String transactionalIds, Predicate<TopicPartition> owned,
+    public Set<String> fenceDepartedOwners(String transactionalIdPrefix, Predicate<TopicPartition> owned,
                                            Predicate<String> own)
             throws InterruptedException, ExecutionException, TimeoutException {
         Set<String> candidates = new HashSet<>();
         for (TransactionListing l : admin.listTransactions(new ListTransactionsOptions()
-                        .filterStates(List.of(TransactionState.ONGOING))
-                        .filterOnTransactionalIdPattern(transactionalIds)).all()
+                        .filterStates(List.of(TransactionState.ONGOING))).all()
                 .get(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
-            if (!own.test(l.transactionalId())) {
+            if (l.transactionalId().startsWith(transactionalIdPrefix) && !own.test(l.transactionalId())) {
                 candidates.add(l.transactionalId());
             }
         }
