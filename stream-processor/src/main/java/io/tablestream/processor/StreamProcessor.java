@@ -67,7 +67,7 @@ public final class StreamProcessor implements AutoCloseable {
     /**
      * How often an instance of several looks whether it was given tasks, to end the open transactions
      * their previous owners left (see {@link #fenceDepartedOwners()}): a look reads the local threads'
-     * metadata only.
+     * metadata, and asks the group's coordinator only while a rebalance lasts or tasks were gained.
      */
     private static final Duration DEPARTED_OWNER_LOOK = Duration.ofMillis(250);
     /** Each admin call of that check: a broker fail-over may be under way, the next look tries again. */
