@@ -138,10 +138,12 @@ public final class ServerSettings {
                     + " or less); also how soon the other instances learn that a rebalance began.");
     public static final Setting<Integer> TRANSACTION_TIMEOUT_MS = Setting.integer("transaction-timeout-ms", 10_000,
             "How long a processor transaction may stay open (Kafka Streams' default). A crashed instance's open"
-                    + " transaction holds back every reader of the partitions it wrote (outcomes, change feed) until the"
-                    + " brokers abort it this long after it began, so in a cluster it bounds how soon writes answer again"
-                    + " after a crash (5000 in compose.yaml and run-cluster.sh); a broker outage longer than it fences the"
-                    + " processor, which then rejoins its group.");
+                    + " transaction is fenced by the instance given its tasks as soon as the group assigns them; one"
+                    + " that wrote to none of their stores holds back the readers of the partitions it wrote (outcomes,"
+                    + " change feed) until the brokers abort it this long after it began. A transaction open when a"
+                    + " broker dies commits once the broker's partitions have moved, if this outlives that (20000 in"
+                    + " compose.yaml and run-cluster.sh); shorter, the brokers abort it and fence the processor, which"
+                    + " then rejoins its group and restores what the transaction wrote.");
     public static final Setting<Integer> STANDBY_MAX_LAG = Setting.integer("standby-max-lag", 0,
             "How many client writes on a partition's command log a standby replica may not have applied yet and"
                     + " still serve reads while the partition's active copy is unavailable; 0 (the default) serves only"

@@ -22,6 +22,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -63,6 +64,14 @@ public final class StreamProcessor implements AutoCloseable {
      */
     private static final Duration HANGING_CHECK_UNTIL_RUNNING = Duration.ofSeconds(3);
     private static final Duration HANGING_CHECK_WHEN_RUNNING = Duration.ofMinutes(1);
+    /**
+     * How often an instance of several looks whether it was given tasks, to end the open transactions
+     * their previous owners left (see {@link #fenceDepartedOwners()}): a look reads the local threads'
+     * metadata, and asks the group's coordinator only while a rebalance lasts or tasks were gained.
+     */
+    private static final Duration DEPARTED_OWNER_LOOK = Duration.ofMillis(250);
+    /** Each admin call of that check: a broker fail-over may be under way, the next look tries again. */
+    private static final Duration DEPARTED_OWNER_CALLS = Duration.ofSeconds(5);
     /** Closing Kafka Streams: its tasks commit and, with standbys, the instance leaves its group. */
     private static final Duration STREAMS_CLOSE = Duration.ofSeconds(30);
     /** Closing the admin client: nothing it does is worth waiting for at a stop. */
@@ -82,6 +91,11 @@ public final class StreamProcessor implements AutoCloseable {
     private final Deque<Instant> threadFailures = new ArrayDeque<>();
     private final Admin admin;
     private final ScheduledExecutorService repairs;
+    private final CommitNotifyingClientSupplier clients;
+    /** Null on a single node: there, no other instance leaves transactions behind. */
+    private final ScheduledExecutorService departedOwners;
+    /** The partitions assigned to this instance at the last check of departed owners that succeeded. */
+    private Set<Integer> assignedChecked = Set.of();
     /** Null on a single node. */
     private final ClusterContact contact;
     /** When the last hanging-transaction check began ({@link System#nanoTime()}). */
@@ -107,8 +121,9 @@ public final class StreamProcessor implements AutoCloseable {
         });
         this.settings = new ProcessorSettings(topics, commandPartitions, config.housekeeping(), config.clock(), new AppliedOffsets(), new RegistryEvents(), observer,
                 answers, new TransactionProgress(), new StreamProcessorMetrics(commandPartitions));
+        this.clients = new CommitNotifyingClientSupplier(this::liveBrokers);
         this.streams = new KafkaStreams(TablestreamTopology.build(settings), streamsProperties(config, replication),
-                new CommitNotifyingClientSupplier(this::liveBrokers));
+                clients);
         this.streams.setUncaughtExceptionHandler(this::onThreadFailure);
         this.entities = new StreamsEntityStore(streams, config.clock(), settings.appliedOffsets(),
                 settings.transactions(), settings.partitionDeletions());
@@ -119,6 +134,11 @@ public final class StreamProcessor implements AutoCloseable {
                 clientSettings(config, ConsumerConfig.configNames(), "lag-reader"), topics.commands().name(),
                 contact == null ? () -> true : contact::copiesCurrent);
         this.registry = new StreamsTableRegistry(streams, settings.registryEvents());
+        this.departedOwners = contact == null ? null : Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "departed-owner-check");
+            t.setDaemon(true);
+            return t;
+        });
         settings.metrics().attach(streams, topics.commands().name(),
                 config.stateDir().resolve(applicationId(config)));
     }
@@ -180,6 +200,47 @@ public final class StreamProcessor implements AutoCloseable {
             }, HANGING_CHECK_UNTIL_RUNNING.toMillis(), TimeUnit.MILLISECONDS);
         } catch (java.util.concurrent.RejectedExecutionException e) {
             // closing
+        }
+    }
+
+    /**
+     * Ends the open transactions that the previous owners of this instance's newly assigned tasks left
+     * behind ({@link HangingTransactions#fenceDepartedOwners}): an instance that crashed or was cut off
+     * mid-transaction otherwise holds its partitions' new owners back until its transaction times out
+     * (a task it held restores only up to that transaction, and its outcomes and changes written after
+     * it stay unread). Runs on its own thread, never a stream thread. While the processor runs with the
+     * tasks it was last known to hold, a look costs nothing; otherwise (a rebalance, or tasks gained)
+     * the group's coordinator says which partitions this instance is assigned, running or still
+     * restoring, and those gained since the last check that succeeded are checked.
+     */
+    private void fenceDepartedOwners() {
+        Set<Integer> active = replicas.active();
+        if (isRunning() && assignedChecked.containsAll(active)) {
+            assignedChecked = active;
+            return;
+        }
+        Optional<Set<Integer>> assigned = contact.assignedPartitions();
+        if (assigned.isEmpty()) {
+            return;
+        }
+        Set<Integer> gained = new TreeSet<>(assigned.get());
+        gained.removeAll(assignedChecked);
+        if (gained.isEmpty()) {
+            assignedChecked = assigned.get();
+            return;
+        }
+        String applicationId = applicationId(config);
+        try {
+            new HangingTransactions(admin, DEPARTED_OWNER_CALLS, false).fenceDepartedOwners(applicationId + "-",
+                    tp -> gained.contains(tp.partition()) && tp.topic().startsWith(applicationId + "-")
+                            && tp.topic().endsWith("-changelog"),
+                    clients::madeProducer);
+            assignedChecked = assigned.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (Exception e) {
+            LOG.debug("Looking for transactions the previous owners of partitions {} left open failed; looking again:"
+                    + " {}", gained, e.toString());
         }
     }
 
@@ -253,6 +314,10 @@ public final class StreamProcessor implements AutoCloseable {
     private void startAndAwaitRunning(Duration timeout) {
         checkHangingTransactions();
         scheduleHangingTransactionChecks();
+        if (departedOwners != null) {
+            departedOwners.scheduleWithFixedDelay(this::fenceDepartedOwners, DEPARTED_OWNER_LOOK.toMillis(),
+                    DEPARTED_OWNER_LOOK.toMillis(), TimeUnit.MILLISECONDS);
+        }
         CountDownLatch running = new CountDownLatch(1);
         streams.setStateListener((now, before) -> {
             LOG.info("Stream processor {} -> {}", before, now);
@@ -436,6 +501,9 @@ public final class StreamProcessor implements AutoCloseable {
     @Override
     public void close() {
         repairs.shutdownNow();
+        if (departedOwners != null) {
+            departedOwners.shutdownNow();
+        }
         if (contact != null) {
             contact.close();
         }

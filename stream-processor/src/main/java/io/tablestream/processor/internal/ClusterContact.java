@@ -134,14 +134,25 @@ public final class ClusterContact implements AutoCloseable {
         if (streams.state() != KafkaStreams.State.RUNNING) {
             return false;
         }
+        Set<Integer> held = new HashSet<>();
+        for (ThreadMetadata thread : streams.metadataForLocalThreads()) {
+            for (TaskMetadata task : thread.activeTasks()) {
+                held.add(task.taskId().partition());
+            }
+        }
+        return assignedPartitions().map(assigned -> assigned.containsAll(held)).orElse(false);
+    }
+
+    /**
+     * The partitions of the command log that the group's coordinator assigns to this instance's
+     * stream threads now (their active tasks, running or still restoring), or nothing when it cannot
+     * be asked. One call to the coordinator, bounded by twice the interval (at least 1 s).
+     */
+    public Optional<Set<Integer>> assignedPartitions() {
         try {
             Set<String> consumers = new HashSet<>();
-            Set<Integer> held = new HashSet<>();
             for (ThreadMetadata thread : streams.metadataForLocalThreads()) {
                 consumers.add(thread.consumerClientId());
-                for (TaskMetadata task : thread.activeTasks()) {
-                    held.add(task.taskId().partition());
-                }
             }
             long timeout = Math.max(1_000, interval.toMillis() * 2);
             ConsumerGroupDescription group = admin.describeConsumerGroups(java.util.List.of(groupId),
@@ -157,13 +168,13 @@ public final class ClusterContact implements AutoCloseable {
                     }
                 }
             }
-            return assigned.containsAll(held);
+            return Optional.of(assigned);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return false;
+            return Optional.empty();
         } catch (Exception e) {
-            LOG.debug("Could not confirm this instance's partitions with the group: {}", e.toString());
-            return false;
+            LOG.debug("Could not ask the group which partitions this instance holds: {}", e.toString());
+            return Optional.empty();
         }
     }
 

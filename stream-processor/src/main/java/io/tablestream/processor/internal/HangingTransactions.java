@@ -19,6 +19,7 @@ import org.apache.kafka.clients.admin.ProducerState;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.admin.TransactionDescription;
 import org.apache.kafka.clients.admin.TransactionListing;
+import org.apache.kafka.clients.admin.TransactionState;
 import org.apache.kafka.common.Node;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.CoordinatorLoadInProgressException;
@@ -45,6 +46,13 @@ import org.slf4j.LoggerFactory;
  * abort. When the decision is no longer known (the producer has moved on), it is aborted, which is
  * what Kafka's own tooling does; this check runs before the processor starts its producers so that
  * the coordinator still knows.
+ *
+ * <p>A transaction can also be left open by its producer rather than by its coordinator: an instance
+ * that crashed, or was cut off from the brokers, mid-transaction. Its coordinator aborts it only once
+ * the transaction timeout has passed since it began, and until then the partitions it wrote hold back
+ * their new owners (restoring a store stops at the open transaction, outcomes written after it stay
+ * unread). {@link #fenceDepartedOwners} ends such a transaction as soon as another instance owns
+ * one of its partitions.
  */
 public final class HangingTransactions {
     private static final Logger LOG = LoggerFactory.getLogger(HangingTransactions.class);
@@ -106,6 +114,58 @@ public final class HangingTransactions {
         } catch (ExecutionException | TimeoutException e) {
             throw new IllegalStateException("Cannot check the processor's partitions for hanging transactions: " + e, e);
         }
+    }
+
+    /**
+     * Fences the producers whose ongoing transaction wrote to a partition {@code owned} accepts (the
+     * changelog partitions of tasks this instance has just been given) and whose transactional id is not one of
+     * {@code own}: their instance has gone, or gave the task up without committing (it commits a task
+     * it hands over before the group gives the task to another), so the transaction can only end by an
+     * abort. Fencing aborts it at once (the coordinator bumps the producer's epoch), where waiting
+     * would hold the partitions for the rest of the transaction timeout; should that instance still
+     * run, its next request is refused and it rejoins the group, as after any fence. Nothing is lost:
+     * the commands the aborted transaction consumed are applied again by their new owner.
+     *
+     * <p>Only changelog partitions tell who owned a task: the other partitions a transaction writes
+     * (outcomes, the change feed, consumer offsets) are shared by every task.
+     *
+     * @param transactionalIdPrefix the beginning of the transactional ids to look at (the processor's)
+     * @return the transactional ids fenced
+     */
+    public Set<String> fenceDepartedOwners(String transactionalIdPrefix, Predicate<TopicPartition> owned,
+                                           Predicate<String> own)
+            throws InterruptedException, ExecutionException, TimeoutException {
+        Set<String> candidates = new HashSet<>();
+        for (TransactionListing l : admin.listTransactions(new ListTransactionsOptions()
+                        .filterStates(List.of(TransactionState.ONGOING))).all()
+                .get(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+            if (l.transactionalId().startsWith(transactionalIdPrefix) && !own.test(l.transactionalId())) {
+                candidates.add(l.transactionalId());
+            }
+        }
+        if (candidates.isEmpty()) {
+            return Set.of();
+        }
+        Map<String, TransactionDescription> described = admin.describeTransactions(candidates).all()
+                .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        Map<String, TransactionDescription> departed = new HashMap<>();
+        described.forEach((id, d) -> {
+            if (d.state() == TransactionState.ONGOING && d.topicPartitions().stream().anyMatch(owned)) {
+                departed.put(id, d);
+            }
+        });
+        if (departed.isEmpty()) {
+            return Set.of();
+        }
+        admin.fenceProducers(departed.keySet()).all().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        long now = System.currentTimeMillis();
+        departed.forEach((id, d) -> LOG.warn("Fenced {}, whose transaction (producer {} epoch {}, open {} ms) wrote to {}"
+                + " that this instance now owns: its instance has gone or gave the task up, and the transaction would"
+                + " have held the partitions it wrote until its timeout ({} ms); it is aborted now", id, d.producerId(),
+                d.producerEpoch(), d.transactionStartTimeMs().isPresent() ? now - d.transactionStartTimeMs().getAsLong() : -1,
+                d.topicPartitions().stream().filter(owned).sorted(java.util.Comparator.comparing(
+                        TopicPartition::toString)).toList(), d.transactionTimeoutMs()));
+        return departed.keySet();
     }
 
     /**
