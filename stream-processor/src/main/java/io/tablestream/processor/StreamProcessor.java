@@ -91,6 +91,8 @@ public final class StreamProcessor implements AutoCloseable {
     private final Deque<Instant> threadFailures = new ArrayDeque<>();
     private final Admin admin;
     private final ScheduledExecutorService repairs;
+    /** The hanging-transaction check, one for all its runs: it remembers what earlier runs saw. */
+    private final HangingTransactions hanging;
     private final CommitNotifyingClientSupplier clients;
     /** Null on a single node: there, no other instance leaves transactions behind. */
     private final ScheduledExecutorService departedOwners;
@@ -122,7 +124,11 @@ public final class StreamProcessor implements AutoCloseable {
         this.settings = new ProcessorSettings(topics, commandPartitions, config.housekeeping(), config.clock(), new AppliedOffsets(), new RegistryEvents(), observer,
                 answers, new TransactionProgress(), new StreamProcessorMetrics(commandPartitions));
         this.clients = new CommitNotifyingClientSupplier(this::liveBrokers);
-        this.streams = new KafkaStreams(TablestreamTopology.build(settings), streamsProperties(config, replication),
+        Properties streamsProperties = streamsProperties(config, replication);
+        Object protocol = config.overrides().getOrDefault("security.protocol", "PLAINTEXT");
+        this.hanging = new HangingTransactions(admin, HANGING_CHECK_CALLS, "PLAINTEXT".equalsIgnoreCase(protocol.toString()),
+                transactionTimeout(streamsProperties).multipliedBy(2));
+        this.streams = new KafkaStreams(TablestreamTopology.build(settings), streamsProperties,
                 clients);
         this.streams.setUncaughtExceptionHandler(this::onThreadFailure);
         this.entities = new StreamsEntityStore(streams, config.clock(), settings.appliedOffsets(),
@@ -180,9 +186,7 @@ public final class StreamProcessor implements AutoCloseable {
         String prefix = config.topicPrefix();
         String applicationId = applicationId(config);
         try {
-            Object protocol = config.overrides().getOrDefault("security.protocol", "PLAINTEXT");
-            new HangingTransactions(admin, HANGING_CHECK_CALLS, "PLAINTEXT".equalsIgnoreCase(protocol.toString()))
-                    .repair(topic -> topic.startsWith(prefix + ".") || topic.startsWith(applicationId + "-"));
+            hanging.repair(topic -> topic.startsWith(prefix + ".") || topic.startsWith(applicationId + "-"));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (RuntimeException e) {
@@ -360,6 +364,15 @@ public final class StreamProcessor implements AutoCloseable {
 
     /** {@code processing.exception.handler.global.enabled} (a deprecated name: 5.0 drops it and enables it). */
     private static final String PROCESSING_EXCEPTION_HANDLER_GLOBAL_ENABLED = "processing.exception.handler.global.enabled";
+
+    /** The stream threads' transaction timeout: the producers' setting, else Kafka Streams' own under exactly-once (10 s). */
+    static Duration transactionTimeout(Properties streamsProperties) {
+        Object ms = streamsProperties.get(StreamsConfig.producerPrefix(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG));
+        if (ms == null) {
+            ms = streamsProperties.get(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG);
+        }
+        return Duration.ofMillis(ms == null ? 10_000 : Long.parseLong(ms.toString()));
+    }
 
     /** As {@link #streamsProperties(StreamProcessorConfig, TopicReplication)} on a single broker. */
     static Properties streamsProperties(StreamProcessorConfig config) {

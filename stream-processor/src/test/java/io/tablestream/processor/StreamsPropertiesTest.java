@@ -3,10 +3,12 @@ package io.tablestream.processor;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
+import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TopologyDescription;
 import org.junit.jupiter.api.Test;
@@ -38,5 +40,14 @@ class StreamsPropertiesTest {
         StreamProcessorConfig config = TestProcessorConfig.of("127.0.0.1:9092", "t", Path.of("/tmp/unused"))
                 .withOverrides(Map.of(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG, "0"));
         assertThat(StreamProcessor.streamsProperties(config).get(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG)).isEqualTo("0");
+    }
+
+    @Test
+    void theTransactionTimeoutIsTheProducersSettingElseKafkaStreamsDefault() {
+        StreamProcessorConfig config = TestProcessorConfig.of("127.0.0.1:9092", "t", Path.of("/tmp/unused"));
+        assertThat(StreamProcessor.transactionTimeout(StreamProcessor.streamsProperties(config))).isEqualTo(Duration.ofSeconds(10));
+        StreamProcessorConfig set = config.withOverrides(
+                Map.of(StreamsConfig.producerPrefix(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG), 20_000));
+        assertThat(StreamProcessor.transactionTimeout(StreamProcessor.streamsProperties(set))).isEqualTo(Duration.ofSeconds(20));
     }
 }

@@ -47,6 +47,16 @@ import org.slf4j.LoggerFactory;
  * what Kafka's own tooling does; this check runs before the processor starts its producers so that
  * the coordinator still knows.
  *
+ * <p>"No longer known" must not be mistaken for "not known at this moment": while a transaction's
+ * coordinator moves to another broker (a broker killed, its partitions of the transaction log led
+ * anew and loaded), the listing of transactions can lack a live producer's transaction, which its
+ * producer then commits once the new coordinator has loaded it; aborting its partitions meanwhile
+ * would drop them from a committed transaction (seen: the change events of committed writes lost,
+ * their changelog records with them). So a transaction whose decision is unknown is aborted only when
+ * every partition of the transaction log has a leader, and only once the same open transaction has
+ * been seen so by checks {@code unknownAbortAge} apart (twice the transaction timeout: a transaction
+ * its coordinator knows ends, by commit or by the coordinator's abort, well within that).
+ *
  * <p>A transaction can also be left open by its producer rather than by its coordinator: an instance
  * that crashed, or was cut off from the brokers, mid-transaction. Its coordinator aborts it only once
  * the transaction timeout has passed since it began, and until then the partitions it wrote hold back
@@ -57,9 +67,14 @@ import org.slf4j.LoggerFactory;
 public final class HangingTransactions {
     private static final Logger LOG = LoggerFactory.getLogger(HangingTransactions.class);
 
+    private static final String TRANSACTION_LOG = "__transaction_state";
+
     private final Admin admin;
     private final Duration timeout;
     private final boolean plaintext;
+    private final Duration unknownAbortAge;
+    /** Open transactions whose decision was unknown at a check, with when a check first saw each ({@link System#nanoTime()}). */
+    private final Map<OpenTransaction, Long> unknownSince = new HashMap<>();
 
     /**
      * @param plaintext whether the cluster is reached over PLAINTEXT, so that a commit marker can be
@@ -67,9 +82,19 @@ public final class HangingTransactions {
      *                  left hanging is reported for the operator and left alone
      */
     public HangingTransactions(Admin admin, Duration timeout, boolean plaintext) {
+        this(admin, timeout, plaintext, Duration.ZERO);
+    }
+
+    /**
+     * @param unknownAbortAge how long the same open transaction must have been seen with no decision
+     *                        known before {@link #repair} aborts it (see the class comment); checks
+     *                        remember what they saw, so one instance serves them all
+     */
+    public HangingTransactions(Admin admin, Duration timeout, boolean plaintext, Duration unknownAbortAge) {
         this.admin = admin;
         this.timeout = timeout;
         this.plaintext = plaintext;
+        this.unknownAbortAge = unknownAbortAge;
     }
 
     /** How the coordinator decided a transaction, as far as it still knows. */
@@ -91,6 +116,7 @@ public final class HangingTransactions {
             Map<TopicPartition, Node> leaders = partitionsOf(ours);
             List<OpenTransaction> open = openTransactions(List.copyOf(leaders.keySet()));
             if (open.isEmpty()) {
+                unknownSince.clear();
                 return List.of();
             }
             Map<Long, TransactionDescription> coordinators = describeByProducer(open);
@@ -98,18 +124,36 @@ public final class HangingTransactions {
                     .filter(o -> coordinators.get(o.producerId()) == null || !covers(coordinators.get(o.producerId()), o))
                     .toList();
             if (suspects.isEmpty()) {
+                unknownSince.clear();
                 return List.of();
             }
             // A transaction that was merely between its completion and our first look is gone by now.
             Set<OpenTransaction> stillOpen = new HashSet<>(openTransactions(
                     suspects.stream().map(OpenTransaction::partition).distinct().toList()));
+            long now = System.nanoTime();
+            Boolean transactionLogLed = null;
+            Set<OpenTransaction> unknown = new HashSet<>();
             List<OpenTransaction> completed = new ArrayList<>();
             for (OpenTransaction hanging : suspects) {
-                if (stillOpen.contains(hanging)
-                        && complete(hanging, coordinators.get(hanging.producerId()), leaders.get(hanging.partition()))) {
+                if (!stillOpen.contains(hanging)) {
+                    continue;
+                }
+                TransactionDescription coordinator = coordinators.get(hanging.producerId());
+                if (decision(coordinator, hanging) == Decision.UNKNOWN) {
+                    unknown.add(hanging);
+                    if (transactionLogLed == null) {
+                        transactionLogLed = transactionLogLed();
+                    }
+                    if (!mayAbortUnknown(hanging, now, transactionLogLed)) {
+                        continue;
+                    }
+                }
+                if (complete(hanging, coordinator, leaders.get(hanging.partition()))) {
                     completed.add(hanging);
                 }
             }
+            unknownSince.keySet().retainAll(unknown);
+            completed.forEach(unknownSince::remove);
             return completed;
         } catch (ExecutionException | TimeoutException e) {
             throw new IllegalStateException("Cannot check the processor's partitions for hanging transactions: " + e, e);
@@ -181,6 +225,36 @@ public final class HangingTransactions {
             case COMPLETE_ABORT -> Decision.ABORT;
             default -> Decision.UNKNOWN;
         };
+    }
+
+    /**
+     * Whether an open transaction with no known decision may be aborted now: every partition of the
+     * transaction log has a leader (a listing without one may lack live transactions), and a check
+     * {@code unknownAbortAge} ago already saw it so. Remembers when it was first seen.
+     */
+    boolean mayAbortUnknown(OpenTransaction hanging, long now, boolean transactionLogLed) {
+        Long since = unknownSince.putIfAbsent(hanging, now);
+        if (since == null) {
+            since = now;
+            if (!unknownAbortAge.isZero()) {
+                LOG.info("An open transaction on {} (producer {} epoch {}, open since offset {}) is not known to its"
+                        + " coordinator at the moment; it is aborted if it is still open, and still unknown, {} s from"
+                        + " now", hanging.partition(), hanging.producerId(), hanging.producerEpoch(), hanging.startOffset(),
+                        unknownAbortAge.toSeconds());
+            }
+        }
+        return transactionLogLed && now - since >= unknownAbortAge.toNanos();
+    }
+
+    /** Whether every partition of the transaction log has a leader: only then does a listing of transactions name them all. */
+    private boolean transactionLogLed() throws InterruptedException {
+        try {
+            TopicDescription log = admin.describeTopics(Set.of(TRANSACTION_LOG)).allTopicNames()
+                    .get(timeout.toMillis(), TimeUnit.MILLISECONDS).get(TRANSACTION_LOG);
+            return log != null && log.partitions().stream().allMatch(p -> p.leader() != null && !p.leader().isEmpty());
+        } catch (ExecutionException | TimeoutException e) {
+            return false;
+        }
     }
 
     /** The partitions of our topics, with their leaders. */

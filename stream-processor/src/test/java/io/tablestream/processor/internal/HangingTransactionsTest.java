@@ -2,6 +2,7 @@ package io.tablestream.processor.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.time.Duration;
 import java.util.OptionalLong;
 import java.util.Set;
 import org.apache.kafka.clients.admin.TransactionDescription;
@@ -57,5 +58,19 @@ class HangingTransactionsTest {
         assertThat(HangingTransactions.decision(coordinatorSays(TransactionState.EMPTY, 61), OPEN))
                 .isEqualTo(HangingTransactions.Decision.UNKNOWN);
         assertThat(HangingTransactions.decision(null, OPEN)).isEqualTo(HangingTransactions.Decision.UNKNOWN);
+    }
+
+    @Test
+    void anUnknownTransactionIsAbortedOnlyWhenSeenSoLongEnoughWithTheWholeTransactionLogLed() {
+        HangingTransactions check = new HangingTransactions(null, Duration.ofSeconds(1), true, Duration.ofSeconds(20));
+        long first = 1_000_000_000L;
+        assertThat(check.mayAbortUnknown(OPEN, first, true)).as("first seen: its coordinator may be moving").isFalse();
+        assertThat(check.mayAbortUnknown(OPEN, first + Duration.ofSeconds(19).toNanos(), true)).isFalse();
+        assertThat(check.mayAbortUnknown(OPEN, first + Duration.ofSeconds(20).toNanos(), false))
+                .as("a partition of the transaction log without a leader: the listing may lack it").isFalse();
+        assertThat(check.mayAbortUnknown(OPEN, first + Duration.ofSeconds(20).toNanos(), true)).isTrue();
+        HangingTransactions.OpenTransaction other = new HangingTransactions.OpenTransaction(CHANGELOG, 7, 61, 1300, 4);
+        assertThat(check.mayAbortUnknown(other, first + Duration.ofSeconds(20).toNanos(), true))
+                .as("another transaction has its own first sight").isFalse();
     }
 }
