@@ -4,20 +4,11 @@
 #   threads (HTTP, broker, stream threads, producers, ...), in microseconds per operation, one line.
 import json, os, re, subprocess, sys
 
-GROUPS = [  # first match wins
-    ("http", r"JettyServerThreadPool|qtp"),
-    ("responders", r"^responder"),
-    ("stream", r"StreamThread"),
-    ("ingest-producer", r"kafka-producer-network-thread \| tablestream-ingest"),
-    ("task-producers", r"kafka-producer-network-thread"),
-    ("broker-network", r"network-thread"),
-    ("broker-request", r"request-handler"),
-    ("broker-other", r"kafka|Kafka|raft|controller|broker|TxnMarker|ExpirationReaper|group-coordinator"
-                     r"|transaction|LogCleaner|quorum|AddPartitions"),
-    ("outcomes", r"outcome"),
-    ("gc", r"GC|G1"),
-    ("jit", r"Compiler"),
-]
+# the groups, shared with the benchmarks' in-process measure (ThreadCpu): name, tab, pattern
+GROUPS_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "src", "main", "resources", "io",
+                           "tablestream", "bench", "measure", "thread-groups.tsv")
+GROUPS = [tuple(line.rstrip("\n").split("\t", 1)) for line in open(GROUPS_FILE)
+          if line.strip() and not line.startswith("#")]  # first match wins
 
 
 def group(name):

@@ -1,8 +1,12 @@
 package io.tablestream.bench.measure;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadInfo;
 import java.lang.management.ThreadMXBean;
+import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -14,16 +18,8 @@ import java.util.regex.Pattern;
  * What no Java thread accounts for (GC, JIT, the VM's own threads) is the process's total less theirs.
  */
 public final class ThreadCpu {
-    /** Groups by thread name, first match wins (as {@code bench/wrk/threads.py} groups a server's threads). */
-    private static final List<Map.Entry<String, Pattern>> GROUPS = List.of(
-            Map.entry("command-log producer I/O", Pattern.compile("kafka-producer-network-thread \\| tablestream-ingest")),
-            Map.entry("task producers' I/O", Pattern.compile("kafka-producer-network-thread")),
-            Map.entry("stream threads", Pattern.compile("StreamThread")),
-            Map.entry("broker network", Pattern.compile("network-thread")),
-            Map.entry("broker request handlers", Pattern.compile("request-handler")),
-            Map.entry("broker other", Pattern.compile("kafka|Kafka|raft|controller|broker|TxnMarker|ExpirationReaper"
-                    + "|group-coordinator|transaction|LogCleaner|quorum|AddPartitions")),
-            Map.entry("bench main", Pattern.compile("^main$")));
+    /** Groups by thread name, first match wins: the file {@code bench/wrk/threads.py} reads for a server's threads. */
+    private static final List<Map.Entry<String, Pattern>> GROUPS = groups();
 
     private final Map<String, Long> nanos;
     private final long processMillis;
@@ -65,6 +61,21 @@ public final class ThreadCpu {
         s.append(String.format("; GC/JIT/VM (the rest) %.1f",
                 ((processMillis - before.processMillis) * 1_000_000.0 - javaThreads) / 1000.0 / operations));
         return s.toString();
+    }
+
+    private static List<Map.Entry<String, Pattern>> groups() {
+        try (InputStream in = ThreadCpu.class.getResourceAsStream("thread-groups.tsv")) {
+            if (in == null) {
+                throw new IllegalStateException("thread-groups.tsv is missing from the benchmarks' classpath");
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8).lines()
+                    .filter(line -> !line.isBlank() && !line.startsWith("#"))
+                    .map(line -> line.split("\t", 2))
+                    .map(f -> Map.entry(f[0], Pattern.compile(f[1])))
+                    .toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     private static String groupOf(String name) {
