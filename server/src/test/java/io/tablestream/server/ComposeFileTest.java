@@ -120,7 +120,8 @@ class ComposeFileTest {
             listeners.add(broker + ":9092");
         }
         for (String keySetting : List.of("KAFKA_BOOTSTRAP_SERVERS", "TABLESTREAM_PARTITIONS", "TABLESTREAM_REPLICATION_FACTOR",
-                "TABLESTREAM_STANDBY_REPLICAS", "TABLESTREAM_GROUP_SESSION_TIMEOUT_MS")) {
+                "TABLESTREAM_STANDBY_REPLICAS", "TABLESTREAM_GROUP_SESSION_TIMEOUT_MS",
+                "TABLESTREAM_KAFKA_REQUEST_TIMEOUT_MS")) {
             assertThat(tablestreams().stream().map(s -> environment(s).get(keySetting)).distinct())
                     .as("every instance sets the same " + keySetting).hasSize(1);
         }
@@ -129,9 +130,14 @@ class ComposeFileTest {
         assertThat(Integer.parseInt(env.get("TABLESTREAM_REPLICATION_FACTOR"))).isEqualTo(brokers().size());
         assertThat(Integer.parseInt(env.get("TABLESTREAM_STANDBY_REPLICAS"))).isEqualTo(1);
         int session = Integer.parseInt(env.get("TABLESTREAM_GROUP_SESSION_TIMEOUT_MS"));
+        int clientsRequestTimeout = Integer.parseInt(env.get("TABLESTREAM_KAFKA_REQUEST_TIMEOUT_MS"));
         for (String broker : brokers()) {
             assertThat(Integer.parseInt(environment(broker).get("KAFKA_GROUP_MIN_SESSION_TIMEOUT_MS")))
                     .as("the brokers allow the instances' session timeout").isLessThanOrEqualTo(session);
+            // a leader waiting on a stopped broker answers the instance's request with an error before
+            // the instance gives up on that leader's connection (docs/operations.md)
+            assertThat(Integer.parseInt(environment(broker).get("KAFKA_REQUEST_TIMEOUT_MS")))
+                    .as("the brokers' request timeout is below the instances'").isLessThan(clientsRequestTimeout);
         }
     }
 

@@ -2,6 +2,7 @@ package io.tablestream.processor.internal;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -68,6 +69,8 @@ public final class HangingTransactions {
     private static final Logger LOG = LoggerFactory.getLogger(HangingTransactions.class);
 
     private static final String TRANSACTION_LOG = "__transaction_state";
+    /** How long to wait before asking the brokers again for what a moment of fail-over hid. */
+    private static final Duration RETRY_PAUSE = Duration.ofMillis(100);
 
     private final Admin admin;
     private final Duration timeout;
@@ -180,9 +183,8 @@ public final class HangingTransactions {
                                            Predicate<String> own)
             throws InterruptedException, ExecutionException, TimeoutException {
         Set<String> candidates = new HashSet<>();
-        for (TransactionListing l : admin.listTransactions(new ListTransactionsOptions()
-                        .filterStates(List.of(TransactionState.ONGOING))).all()
-                .get(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+        for (TransactionListing l : listTransactions(new ListTransactionsOptions()
+                .filterStates(List.of(TransactionState.ONGOING)))) {
             if (l.transactionalId().startsWith(transactionalIdPrefix) && !own.test(l.transactionalId())) {
                 candidates.add(l.transactionalId());
             }
@@ -310,9 +312,8 @@ public final class HangingTransactions {
         while (true) {
             try {
                 Map<String, Long> ids = new HashMap<>();
-                for (TransactionListing l : admin.listTransactions(new ListTransactionsOptions()
-                                .filterProducerIds(producerIds)).all()
-                        .get(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                for (TransactionListing l : listTransactions(new ListTransactionsOptions()
+                        .filterProducerIds(producerIds))) {
                     ids.put(l.transactionalId(), l.producerId());
                 }
                 Map<Long, TransactionDescription> byProducer = new HashMap<>();
@@ -327,7 +328,30 @@ public final class HangingTransactions {
                 if (!retriable || System.nanoTime() > deadline) {
                     throw e;
                 }
-                Thread.sleep(100); // the coordinator is still loading its log: its answer would be incomplete
+                Thread.sleep(RETRY_PAUSE.toMillis()); // the coordinator is still loading its log: its answer would be incomplete
+            }
+        }
+    }
+
+    /**
+     * The transactions {@code options} selects, listed by every broker. Kafka's admin client fails
+     * such a listing with an {@link IllegalArgumentException} ("Unexpected key set:
+     * [BrokerKey(brokerId=N)]") when the cluster names broker N but the client's own metadata does
+     * not have it yet, as for a moment after a broker came back: the client cannot look up one
+     * broker of a request to all of them again. It asks for new metadata meanwhile, so the listing is
+     * asked for again, within the timeout, rather than failing the whole check.
+     */
+    private Collection<TransactionListing> listTransactions(ListTransactionsOptions options)
+            throws InterruptedException, ExecutionException, TimeoutException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            try {
+                return admin.listTransactions(options).all().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            } catch (ExecutionException e) {
+                if (!(e.getCause() instanceof IllegalArgumentException) || System.nanoTime() > deadline) {
+                    throw e;
+                }
+                Thread.sleep(RETRY_PAUSE.toMillis());
             }
         }
     }
