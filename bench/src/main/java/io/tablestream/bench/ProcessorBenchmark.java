@@ -83,6 +83,10 @@ public final class ProcessorBenchmark {
                 localLog.set(log);
                 long tableId = await(log, TableCommand.create(header(log), TableName.of("Telemetry"), null))
                         .table().tableId();
+                // the create is answered at its decision; the tasks of the other partitions know the
+                // table once the registry has read it back (as the HTTP API waits before a 201)
+                processor.registryEvents().await(() -> processor.registry().byId(tableId).isPresent())
+                        .get(60, TimeUnit.SECONDS);
                 warmUp(log, tableId);
                 loneCommands(log, tableId, lone);
                 if (Boolean.parseBoolean(System.getProperty("bench.awaited", "true"))) {
