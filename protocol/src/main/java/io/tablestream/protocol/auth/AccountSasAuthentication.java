@@ -23,11 +23,11 @@ final class AccountSasAuthentication {
     private static final Pattern SERVICES = Pattern.compile("^[bqtf]+$");
     private static final Pattern RESOURCE_TYPES = Pattern.compile("^[sco]+$");
 
-    private final AccountKeys keys;
+    private final SasSignatures signatures;
     private final Clock clock;
 
-    AccountSasAuthentication(AccountKeys keys, Clock clock) {
-        this.keys = keys;
+    AccountSasAuthentication(SasSignatures signatures, Clock clock) {
+        this.signatures = signatures;
         this.clock = clock;
     }
 
@@ -57,7 +57,7 @@ final class AccountSasAuthentication {
             fields.add(orEmpty(p.optional("ses")));
         }
         fields.add(""); // the account SAS string-to-sign ends with a newline
-        AccountKey key = SasParameters.verify(keys, account, String.join("\n", fields), signature, "account");
+        AccountKey key = signatures.verify(account, String.join("\n", fields), signature, "account");
 
         SasParameters.checkValidity(clock, startTime, expiryTime);
         SasParameters.checkProtocol(protocol, request);

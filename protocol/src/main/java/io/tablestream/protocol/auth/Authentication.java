@@ -29,8 +29,9 @@ public final class Authentication {
         Objects.requireNonNull(policies, "policies");
         Objects.requireNonNull(clock, "clock");
         this.sharedKey = new SharedKeyAuthentication(keys, clock, settings);
-        this.serviceSas = new ServiceSasAuthentication(keys, policies, clock);
-        this.accountSas = new AccountSasAuthentication(keys, clock);
+        SasSignatures signatures = new SasSignatures(keys);
+        this.serviceSas = new ServiceSasAuthentication(signatures, policies, clock);
+        this.accountSas = new AccountSasAuthentication(signatures, clock);
     }
 
     /** The principal behind {@code request}. */

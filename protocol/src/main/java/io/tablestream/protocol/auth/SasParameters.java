@@ -8,16 +8,13 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
 import java.util.regex.Pattern;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The query parameters of a shared access signature, each at most once, an empty value counting as
- * absent, and the checks both kinds of SAS (service and account) make of them: the signature
- * against the account's keys, the time window, the protocol and the client address.
+ * absent, and the checks both kinds of SAS (service and account) make of them: the time window, the
+ * protocol and the client address (the signature: {@link SasSignatures}).
  */
 final class SasParameters {
-    private static final Logger LOG = LoggerFactory.getLogger(SasParameters.class);
     private static final Pattern VERSION = Pattern.compile("^[0-9]{4}-[0-9]{2}-[0-9]{2}$");
 
     private final SignedRequest request;
@@ -88,20 +85,6 @@ final class SasParameters {
     /** The signature; a space stands for a '+' that reached us unencoded. */
     String signature() {
         return required("sig").replace(' ', '+');
-    }
-
-    /** The key of {@code account} that signed {@code stringToSign} as {@code signature}. */
-    static AccountKey verify(AccountKeys keys, String account, String stringToSign, String signature, String kind) {
-        for (AccountKey key : keys.keysOf(account)) {
-            if (key.signed(stringToSign, signature)) {
-                return key;
-            }
-        }
-        if (LOG.isDebugEnabled()) {
-            LOG.debug("{} SAS signature mismatch over [{}]", kind, stringToSign.replace("\n", "\\n"));
-        }
-        throw AuthenticationErrors.signatureMismatch("The " + kind + " SAS signature does not match its fields, or was"
-                + " not made with a key of the account the request addresses.");
     }
 
     static void checkValidity(Clock clock, Instant start, Instant expiry) {

@@ -25,12 +25,12 @@ final class ServiceSasAuthentication {
     /** From this version SAS sign {@code sip} and {@code spr}. */
     static final String IP_PROTOCOL_VERSION = "2015-04-05";
 
-    private final AccountKeys keys;
+    private final SasSignatures signatures;
     private final StoredAccessPolicies policies;
     private final Clock clock;
 
-    ServiceSasAuthentication(AccountKeys keys, StoredAccessPolicies policies, Clock clock) {
-        this.keys = keys;
+    ServiceSasAuthentication(SasSignatures signatures, StoredAccessPolicies policies, Clock clock) {
+        this.signatures = signatures;
         this.policies = policies;
         this.clock = clock;
     }
@@ -75,7 +75,7 @@ final class ServiceSasAuthentication {
             fields.add(orEmpty(protocol));
         }
         fields.addAll(List.of(version, orEmpty(startPk), orEmpty(startRk), orEmpty(endPk), orEmpty(endRk)));
-        AccountKey key = SasParameters.verify(keys, account, String.join("\n", fields), signature, "service");
+        AccountKey key = signatures.verify(account, String.join("\n", fields), signature, "service");
 
         if (identifier != null) {
             AccessPolicy policy = policies.find(account, table, identifier).orElseThrow(() -> authenticationFailed(

@@ -118,8 +118,14 @@ public record SignedRequest(String method, String rawPath, Map<String, List<Stri
      */
     public static Map<String, List<String>> parseQuery(String rawQuery) {
         Map<String, List<String>> out = new LinkedHashMap<>();
+        parseQueryInto(rawQuery, out);
+        return out;
+    }
+
+    /** Adds the parameters of {@code rawQuery} to {@code out}, as {@link #parseQuery} reads them. */
+    private static void parseQueryInto(String rawQuery, Map<String, List<String>> out) {
         if (rawQuery == null || rawQuery.isEmpty()) {
-            return out;
+            return;
         }
         for (String pair : rawQuery.split("&", -1)) {
             if (pair.isEmpty()) {
@@ -130,7 +136,6 @@ public record SignedRequest(String method, String rawPath, Map<String, List<Stri
             String value = eq < 0 ? "" : percentDecode(pair.substring(eq + 1), true);
             out.computeIfAbsent(name, k -> new ArrayList<>()).add(value);
         }
-        return out;
     }
 
     /**
@@ -175,11 +180,17 @@ public record SignedRequest(String method, String rawPath, Map<String, List<Stri
     private static Map<String, List<String>> freeze(Map<String, List<String>> in, boolean caseInsensitive) {
         Map<String, List<String>> out = caseInsensitive ? new TreeMap<>(String.CASE_INSENSITIVE_ORDER) : new LinkedHashMap<>();
         if (in != null) {
-            in.forEach((k, v) -> out.computeIfAbsent(Objects.requireNonNull(k, "name"), x -> new ArrayList<>())
-                    .addAll(v == null ? List.of() : v));
+            // one copy per name; names that only differ in case meet in a case-insensitive map
+            in.forEach((k, v) -> out.merge(Objects.requireNonNull(k, "name"), v == null ? List.of() : List.copyOf(v),
+                    SignedRequest::concat));
         }
-        out.replaceAll((k, v) -> List.copyOf(v));
         return Collections.unmodifiableMap(out);
+    }
+
+    private static List<String> concat(List<String> first, List<String> then) {
+        List<String> both = new ArrayList<>(first);
+        both.addAll(then);
+        return List.copyOf(both);
     }
 
     /** Assembles a {@link SignedRequest}. */
@@ -207,7 +218,7 @@ public record SignedRequest(String method, String rawPath, Map<String, List<Stri
 
         /** Adds the parameters of a raw (encoded) query string. */
         public Builder rawQuery(String rawQuery) {
-            parseQuery(rawQuery).forEach((k, v) -> query.computeIfAbsent(k, x -> new ArrayList<>()).addAll(v));
+            parseQueryInto(rawQuery, query);
             return this;
         }
 

@@ -60,6 +60,8 @@ public final class TableServiceEndpoint {
      * an answer's head stays under 32 KiB.
      */
     static final int MAX_RESPONSE_HEAD_BYTES = 64 * 1024;
+    /** The chunk in which Javalin copies an answer's body to the response (see {@link #install}). */
+    static final int BODY_COPY_BUFFER_BYTES = 8 * 1024;
 
     private final Authenticator authenticator;
     private final Map<Operation, OperationHandler> handlers;
@@ -135,6 +137,10 @@ public final class TableServiceEndpoint {
         HttpConfig httpConfig = config.http;
         maxRequestBytes = () -> httpConfig.maxRequestSize;
         httpConfig.compressionStrategy = compression();
+        // Javalin copies every answer's body to the response through a buffer of this size, allocated
+        // per answer; unset, it is Jetty's whole output buffer (32 KiB) for bodies of a few hundred bytes.
+        // At least the smallest body compressed, so gzip's decision (made on the first write) is unchanged.
+        httpConfig.responseBufferSize = BODY_COPY_BUFFER_BYTES;
         for (String method : METHODS) {
             HandlerType type = HandlerType.findOrCreate(method);
             // "/*" first: Javalin tries a method's routes in order, and nearly every request has a path under "/"

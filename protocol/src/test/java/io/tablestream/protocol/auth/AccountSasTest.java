@@ -24,6 +24,7 @@ import io.tablestream.core.error.ErrorCode;
 import io.tablestream.core.model.TableName;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
@@ -164,6 +165,44 @@ class AccountSasTest {
         assertThat(emulatorAuthenticator(NOW.plusSeconds(3600)).authenticate(request(sas)).kind()).isEqualTo(Principal.Kind.ACCOUNT_SAS);
         assertFailsWith(ErrorCode.AUTHENTICATION_FAILED, () -> emulatorAuthenticator(NOW.plusSeconds(3601)).authenticate(request(sas)));
         assertFailsWith(ErrorCode.AUTHENTICATION_FAILED, () -> emulatorAuthenticator(NOW.minusSeconds(3601)).authenticate(request(sas)));
+    }
+
+    @Test
+    void checksTimesProtocolAddressAndFieldsOnEveryRequestOfAVerifiedSas() {
+        Instant[] now = {NOW};
+        Clock clock = new Clock() {
+            @Override
+            public ZoneOffset getZone() {
+                return ZoneOffset.UTC;
+            }
+
+            @Override
+            public Clock withZone(java.time.ZoneId zone) {
+                throw new UnsupportedOperationException();
+            }
+
+            @Override
+            public Instant instant() {
+                return now[0];
+            }
+        };
+        Authentication one = new Authentication(AccountKeys.emulator(), StoredAccessPolicies.NONE, clock,
+                AuthenticationSettings.defaults());
+        SignedRequest r = withHttps(request(SDK.generateAccountSas(fullValues())), true);
+        assertThat(one.authenticate(r).kind()).isEqualTo(Principal.Kind.ACCOUNT_SAS);
+        assertThat(one.authenticate(r).kind()).isEqualTo(Principal.Kind.ACCOUNT_SAS);
+        assertFailsWith(ErrorCode.AUTHORIZATION_SOURCE_IP_MISMATCH, () -> one.authenticate(withClient(r, ip("10.1.1.1"))));
+        assertFailsWith(ErrorCode.AUTHORIZATION_FAILURE, () -> one.authenticate(withQueryParameter(r, "sp", "rwdlac")));
+        assertFailsWith(ErrorCode.AUTHORIZATION_FAILURE, () -> one.authenticate(withQueryParameter(r, "sig", "AAAA")));
+        SignedRequest httpsOnly = request(SDK.generateAccountSas(values("t", "sco", "r").setProtocol(TableSasProtocol.HTTPS_ONLY)));
+        assertThat(one.authenticate(withHttps(httpsOnly, true)).kind()).isEqualTo(Principal.Kind.ACCOUNT_SAS);
+        assertFailsWith(ErrorCode.AUTHORIZATION_PROTOCOL_MISMATCH, () -> one.authenticate(httpsOnly));
+        assertFailsWith(ErrorCode.AUTHORIZATION_PERMISSION_MISMATCH, () -> one.authenticate(withHttps(httpsOnly, true))
+                .authorize(Access.deleteEntity(T, "p", "r")));
+        now[0] = NOW.plusSeconds(3601);
+        assertFailsWith(ErrorCode.AUTHENTICATION_FAILED, () -> one.authenticate(r));
+        now[0] = NOW.minusSeconds(3601);
+        assertFailsWith(ErrorCode.AUTHENTICATION_FAILED, () -> one.authenticate(r));
     }
 
     @Test

@@ -285,4 +285,11 @@ class TableServiceEndpointTest {
                         MetadataLevel.FULL.contentType(), "application/json;charset=utf-8")
                 .containsAll(CompressionStrategy.GZIP.getAllowedMimeTypes());
     }
+
+    @Test
+    void copiesBodiesInChunksNoSmallerThanTheSmallestBodyGzipCompresses() {
+        // gzip decides on the first chunk written: a smaller chunk would leave a large body uncompressed
+        assertThat(TableServiceEndpoint.BODY_COPY_BUFFER_BYTES)
+                .isGreaterThanOrEqualTo(TableServiceEndpoint.compression().getDefaultMinSizeForCompression());
+    }
 }
