@@ -64,6 +64,10 @@ import org.slf4j.LoggerFactory;
  * their new owners (restoring a store stops at the open transaction, outcomes written after it stay
  * unread). {@link #fenceDepartedOwners} ends such a transaction as soon as another instance owns
  * one of its partitions.
+ *
+ * <p>One class, over 400 lines: finding, completing and fencing share one reading of the brokers'
+ * transaction state (listings, descriptions, the transaction log's leaders, with the retries a
+ * broker's fail-over calls for) and the memory of what earlier checks saw.
  */
 public final class HangingTransactions {
     private static final Logger LOG = LoggerFactory.getLogger(HangingTransactions.class);
