@@ -37,7 +37,10 @@ public final class Main {
         long jvmUptimeAtMain = ManagementFactory.getRuntimeMXBean().getUptime();
         TablestreamServer server;
         try {
-            server = TablestreamServer.start(ServerConfig.load(configFile));
+            ServerConfig config = ServerConfig.load(configFile);
+            // this process ends with Runtime.halt (or a kill): RocksDB's own temporary copy would stay behind
+            RocksDbLibrary.load(Path.of(config.get(ServerSettings.DATA_DIR)).toAbsolutePath());
+            server = TablestreamServer.start(config);
             LOG.info("Ready {} ms after the JVM started ({} ms before main, {} ms starting the broker, processor and"
                     + " HTTP port)", ManagementFactory.getRuntimeMXBean().getUptime(), jvmUptimeAtMain,
                     (System.nanoTime() - mainEntered) / 1_000_000);

@@ -66,6 +66,8 @@ final class ProcessorHarness implements AutoCloseable {
     boolean handOffTaken;
     private final List<Outcome> seenOutcomes = new ArrayList<>();
     private final List<ChangeEvent> seenChanges = new ArrayList<>();
+    /** The state directory of the driver's stores: its contents go with the driver, the directory with {@link #close}. */
+    private final Path stateDir;
 
     ProcessorHarness() {
         this(1);
@@ -84,7 +86,8 @@ final class ProcessorHarness implements AutoCloseable {
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
         props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
         try {
-            props.put(StreamsConfig.STATE_DIR_CONFIG, Files.createTempDirectory("ts-ttd").toString());
+            stateDir = Files.createTempDirectory("ts-ttd");
+            props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(e);
         }
@@ -223,5 +226,10 @@ final class ProcessorHarness implements AutoCloseable {
     @Override
     public void close() {
         driver.close();
+        try {
+            org.apache.kafka.common.utils.Utils.delete(stateDir.toFile());
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 }
