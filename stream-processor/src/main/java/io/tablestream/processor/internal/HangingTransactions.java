@@ -350,7 +350,8 @@ public final class HangingTransactions {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (true) {
             try {
-                return admin.listTransactions(options).all().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+                return admin.listTransactions(options).all().get(Math.max(1, deadline - System.nanoTime()),
+                        TimeUnit.NANOSECONDS);
             } catch (ExecutionException e) {
                 if (!(e.getCause() instanceof IllegalArgumentException) || System.nanoTime() > deadline) {
                     throw e;
