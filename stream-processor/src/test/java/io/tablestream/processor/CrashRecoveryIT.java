@@ -39,6 +39,7 @@ class CrashRecoveryIT {
         String prefix = kafka.uniqueName("crash");
         Topics topics = Topics.withPrefix(prefix);
         Process child = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Djava.io.tmpdir=" + dir, // RocksDB's unpacked library: a halted JVM leaves it behind
                 "-cp", System.getProperty("java.class.path"), HaltingProcessorMain.class.getName(),
                 kafka.bootstrapServers(), prefix, dir.toString(), Integer.toString(ProcessorIT.PARTITIONS), "5")
                 .redirectErrorStream(true).start();

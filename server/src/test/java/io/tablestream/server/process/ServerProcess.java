@@ -321,6 +321,9 @@ public final class ServerProcess implements AutoCloseable {
                     : Path.of("target", "server-processes", dataDir.getFileName() + ".log").toAbsolutePath();
             List<String> command = new ArrayList<>(launcher);
             command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+            // The child's temporary files (RocksDB unpacks its native library there, 15 MiB, removed only at a
+            // normal exit, and children are killed) live in its data directory, which the test deletes.
+            command.add("-Djava.io.tmpdir=" + dataDir.resolve("tmp").toAbsolutePath());
             command.addAll(jvmOptions);
             // For a post-mortem: e.g. -DserverProcess.jvmOptions=-Dlogback.configurationFile=logback-child-debug.xml
             String extra = System.getProperty("serverProcess.jvmOptions", "").strip();
@@ -336,7 +339,7 @@ public final class ServerProcess implements AutoCloseable {
                     || k.equals("KAFKA_BOOTSTRAP_SERVERS"));
             builder.environment().putAll(environment);
             try {
-                Files.createDirectories(dataDir);
+                Files.createDirectories(dataDir.resolve("tmp"));
                 Files.createDirectories(logFile.getParent());
                 Writer out = Files.newBufferedWriter(logFile, StandardCharsets.UTF_8,
                         java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
