@@ -1,0 +1,267 @@
+package io.tablestream.bench;
+
+import io.tablestream.bench.measure.Percentiles;
+import io.tablestream.bench.measure.ThreadCpu;
+import io.tablestream.kafka.embedded.EmbeddedKafkaBroker;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.IntStream;
+import java.util.stream.Stream;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+
+/**
+ * The CPU a single write's trip through Kafka costs at the least, with nothing of Tablestream's on
+ * top: the embedded broker (as the server configures it) and Kafka's clients in one JVM, writers
+ * keeping {@code inFlight} writes going, each waiting for its own before sending the next, as HTTP
+ * clients do. Three stages, each a floor under a design of the write path:
+ * <ul>
+ *   <li>{@code ack}: a write is one record, sent by one producer set up like the command log's
+ *   (acks=all, idempotent, no linger) and done when the broker acknowledges it (a write decided
+ *   before its append and answered at the acknowledgement);</li>
+ *   <li>{@code read}: done when one of two consumers set up like the stream threads' (read_committed,
+ *   each owning half of the partitions) has read it and handed it back in-process (a write decided by
+ *   a consumer of the log, as today);</li>
+ *   <li>{@code outputs}: as {@code read}, and the consumer also sends two records per write (a
+ *   changelog record and a change event, ~300 bytes each) through a transactional producer of its own,
+ *   committed with the consumed offsets every {@code commitMs} (as today's tasks do).</li>
+ * </ul>
+ * Prints, per stage, the writes per second, p50/p99, and the process's CPU per write by group of
+ * threads ({@link ThreadCpu}; the writers are the group {@code other}, standing in for the request
+ * threads' own share of sending).
+ * Stages run one after the other in one JVM, each on topics of its own; a stage may be named twice
+ * (the first run of the JVM is the least warm).
+ * Usage: {@code bench/run-kafka-floor.sh [inFlight=16] [seconds=15] [warmSeconds=20] [stages=ack,read,outputs]}.
+ */
+public final class KafkaFloor {
+    private static final String COMMANDS = "floor-commands";
+    private static final String CHANGELOG = "floor-changelog";
+    private static final String CHANGES = "floor-changes";
+    private static final int PARTITIONS = 8;
+    private static final int CONSUMERS = 2;
+    private static final int RECORD_BYTES = 250;
+    private static final int OUTPUT_BYTES = 300;
+    private static final long COMMIT_MS = 500;
+
+    private KafkaFloor() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        int inFlight = args.length > 0 ? Integer.parseInt(args[0]) : 16;
+        int seconds = args.length > 1 ? Integer.parseInt(args[1]) : 15;
+        int warmSeconds = args.length > 2 ? Integer.parseInt(args[2]) : 20;
+        List<String> stages = List.of((args.length > 3 ? args[3] : "ack,read,outputs").split(","));
+        Path dir = Files.createTempDirectory("tablestream-kafka-floor");
+        try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.builder(dir.resolve("kafka")).start()) {
+            for (int i = 0; i < stages.size(); i++) {
+                String stage = stages.get(i);
+                String bootstrap = broker.bootstrapServers();
+                String suffix = "-" + stage + "-" + i;
+                try (Admin admin = Admin.create(Map.of("bootstrap.servers", bootstrap))) {
+                    admin.createTopics(Stream.of(COMMANDS, CHANGELOG, CHANGES)
+                            .map(t -> new NewTopic(t + suffix, PARTITIONS, (short) 1)).toList()).all().get();
+                }
+                new KafkaFloor.Stage(bootstrap, suffix, stage, inFlight).run(seconds, warmSeconds);
+            }
+        } finally {
+            delete(dir);
+        }
+    }
+
+    /** One stage: its own topics, producer, consumers and writers. */
+    private static final class Stage {
+        private final String bootstrap;
+        private final String suffix;
+        private final String name;
+        private final int inFlight;
+        private final Map<Long, CompletableFuture<Void>> waiting = new ConcurrentHashMap<>();
+        /** Writers stop first, then the consumers (a writer may be waiting for its record to be read). */
+        private final AtomicBoolean writing = new AtomicBoolean(true);
+        private final AtomicBoolean running = new AtomicBoolean(true);
+        private final AtomicLong done = new AtomicLong();
+        private final AtomicLong nextId = new AtomicLong();
+        private volatile Percentiles latency = new Percentiles();
+
+        Stage(String bootstrap, String suffix, String name, int inFlight) {
+            this.bootstrap = bootstrap;
+            this.suffix = suffix;
+            this.name = name;
+            this.inFlight = inFlight;
+        }
+
+        void run(int seconds, int warmSeconds) throws Exception {
+            if (!List.of("ack", "read", "outputs").contains(name)) {
+                throw new IllegalArgumentException("unknown stage " + name + " (ack, read or outputs)");
+            }
+            boolean read = !name.equals("ack");
+            boolean outputs = name.equals("outputs");
+            List<Thread> consumers = new ArrayList<>();
+            if (read) {
+                for (int c = 0; c < CONSUMERS; c++) {
+                    int index = c;
+                    Thread t = new Thread(() -> consume(index, outputs), "floor-StreamThread-" + (c + 1));
+                    t.start();
+                    consumers.add(t);
+                }
+                Thread.sleep(2_000); // assigned and polling
+            }
+            Map<String, Object> p = Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
+                    ProducerConfig.CLIENT_ID_CONFIG, "tablestream-ingest-floor" + suffix,
+                    ProducerConfig.ACKS_CONFIG, "all", ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true,
+                    ProducerConfig.LINGER_MS_CONFIG, 0);
+            List<Thread> writers = new ArrayList<>();
+            try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(p, new ByteArraySerializer(),
+                    new ByteArraySerializer())) {
+                try {
+                    for (int w = 0; w < inFlight; w++) {
+                        Thread t = new Thread(() -> write(producer, read), "floor-writer-" + w);
+                        t.start();
+                        writers.add(t);
+                    }
+                    Thread.sleep(warmSeconds * 1000L);
+                    long before = done.get();
+                    latency = new Percentiles();
+                    ThreadCpu cpu = ThreadCpu.now();
+                    long start = System.nanoTime();
+                    Thread.sleep(seconds * 1000L);
+                    long writes = done.get() - before;
+                    double elapsed = (System.nanoTime() - start) / 1e9;
+                    String perWrite = ThreadCpu.now().perOperationSince(cpu, writes);
+                    Percentiles measured = latency;
+                    System.out.printf("%s, %d in flight: %,.0f writes/s, p50 %.2f ms, p99 %.2f ms; CPU per write: %s%n",
+                            name, inFlight, writes / elapsed, measured.millis(50), measured.millis(99), perWrite);
+                } finally {
+                    writing.set(false);
+                    for (Thread t : writers) {
+                        t.join();
+                    }
+                }
+            } finally {
+                running.set(false);
+                for (Thread t : consumers) {
+                    t.join();
+                }
+            }
+        }
+
+        private void write(KafkaProducer<byte[], byte[]> producer, boolean read) {
+            byte[] value = new byte[RECORD_BYTES];
+            while (writing.get()) {
+                long id = nextId.getAndIncrement();
+                byte[] key = Long.toString(ThreadLocalRandom.current().nextLong()).getBytes();
+                long sent = System.nanoTime();
+                try {
+                    if (read) {
+                        CompletableFuture<Void> decided = new CompletableFuture<>();
+                        waiting.put(id, decided);
+                        producer.send(new ProducerRecord<>(COMMANDS + suffix, key, idValue(value, id))).get();
+                        decided.get(30, TimeUnit.SECONDS);
+                    } else {
+                        producer.send(new ProducerRecord<>(COMMANDS + suffix, key, idValue(value, id))).get();
+                    }
+                } catch (Exception e) {
+                    throw new IllegalStateException("write " + id + " failed", e);
+                }
+                latency.add(System.nanoTime() - sent);
+                done.incrementAndGet();
+            }
+        }
+
+        private static byte[] idValue(byte[] template, long id) {
+            byte[] v = template.clone();
+            for (int i = 0; i < 8; i++) {
+                v[i] = (byte) (id >>> (8 * i));
+            }
+            return v;
+        }
+
+        private static long idOf(byte[] value) {
+            long id = 0;
+            for (int i = 0; i < 8; i++) {
+                id |= (value[i] & 0xFFL) << (8 * i);
+            }
+            return id;
+        }
+
+        private void consume(int index, boolean outputs) {
+            Map<String, Object> c = Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
+                    ConsumerConfig.GROUP_ID_CONFIG, "floor" + suffix,
+                    ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
+                    ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+            Map<String, Object> p = new HashMap<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
+                    ProducerConfig.CLIENT_ID_CONFIG, "floor" + suffix + "-StreamThread-" + (index + 1) + "-producer",
+                    ProducerConfig.TRANSACTIONAL_ID_CONFIG, "floor" + suffix + "-" + index,
+                    ProducerConfig.LINGER_MS_CONFIG, 2));
+            List<TopicPartition> mine = IntStream.range(0, PARTITIONS).filter(i -> i % CONSUMERS == index)
+                    .mapToObj(i -> new TopicPartition(COMMANDS + suffix, i)).toList();
+            try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(c, new ByteArrayDeserializer(),
+                    new ByteArrayDeserializer());
+                 KafkaProducer<byte[], byte[]> producer = outputs
+                         ? new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer()) : null) {
+                consumer.assign(mine);
+                consumer.seekToEnd(mine);
+                if (producer != null) {
+                    producer.initTransactions();
+                    producer.beginTransaction();
+                }
+                Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
+                long lastCommit = System.nanoTime();
+                byte[] output = new byte[OUTPUT_BYTES];
+                while (running.get()) {
+                    for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(100))) {
+                        if (producer != null) {
+                            producer.send(new ProducerRecord<>(CHANGELOG + suffix, r.partition(), r.key(), output));
+                            producer.send(new ProducerRecord<>(CHANGES + suffix, r.partition(), r.key(), output));
+                            offsets.put(new TopicPartition(r.topic(), r.partition()), new OffsetAndMetadata(r.offset() + 1));
+                        }
+                        CompletableFuture<Void> w = waiting.remove(idOf(r.value()));
+                        if (w != null) {
+                            w.complete(null);
+                        }
+                    }
+                    if (producer != null && System.nanoTime() - lastCommit > COMMIT_MS * 1_000_000) {
+                        producer.sendOffsetsToTransaction(offsets, consumer.groupMetadata());
+                        producer.commitTransaction();
+                        producer.beginTransaction();
+                        offsets.clear();
+                        lastCommit = System.nanoTime();
+                    }
+                }
+                if (producer != null) {
+                    producer.abortTransaction();
+                }
+            }
+        }
+    }
+
+    private static void delete(Path dir) throws IOException {
+        try (Stream<Path> paths = Files.walk(dir)) {
+            for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(path);
+            }
+        }
+    }
+}
