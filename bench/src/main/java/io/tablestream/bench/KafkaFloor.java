@@ -47,14 +47,18 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  *   a consumer of the log, as today);</li>
  *   <li>{@code outputs}: as {@code read}, and the consumer also sends two records per write (a
  *   changelog record and a change event, ~300 bytes each) through a transactional producer of its own,
- *   committed with the consumed offsets every {@code commitMs} (as today's tasks do).</li>
+ *   committed with the consumed offsets every 500 ms (as today's tasks do);</li>
+ *   <li>{@code batch}: as {@code outputs} for a write of {@value #BATCH} entities (one 20 KB record, two
+ *   output records per entity: a transaction of 100 or a {@code respond-async} command); its CPU is
+ *   also given per entity.</li>
  * </ul>
  * Prints, per stage, the writes per second, p50/p99, and the process's CPU per write by group of
  * threads ({@link ThreadCpu}; the writers are the group {@code other}, standing in for the request
  * threads' own share of sending).
  * Stages run one after the other in one JVM, each on topics of its own; a stage may be named twice
  * (the first run of the JVM is the least warm).
- * Usage: {@code bench/run-kafka-floor.sh [inFlight=16] [seconds=15] [warmSeconds=20] [stages=ack,read,outputs]}.
+ * Usage: {@code bench/run-kafka-floor.sh [inFlight=16] [seconds=15] [warmSeconds=20] [stages=ack,read,outputs]}
+ * (and {@code batch}).
  */
 public final class KafkaFloor {
     private static final String COMMANDS = "floor-commands";
@@ -63,6 +67,9 @@ public final class KafkaFloor {
     private static final int PARTITIONS = 8;
     private static final int CONSUMERS = 2;
     private static final int RECORD_BYTES = 250;
+    /** Entities per write of the {@code batch} stage, and the bytes of each in its record. */
+    private static final int BATCH = 100;
+    private static final int ENTITY_BYTES = 200;
     private static final int OUTPUT_BYTES = 300;
     private static final long COMMIT_MS = 500;
 
@@ -113,11 +120,12 @@ public final class KafkaFloor {
         }
 
         void run(int seconds, int warmSeconds) throws Exception {
-            if (!List.of("ack", "read", "outputs").contains(name)) {
-                throw new IllegalArgumentException("unknown stage " + name + " (ack, read or outputs)");
+            if (!List.of("ack", "read", "outputs", "batch").contains(name)) {
+                throw new IllegalArgumentException("unknown stage " + name + " (ack, read, outputs or batch)");
             }
             boolean read = !name.equals("ack");
-            boolean outputs = name.equals("outputs");
+            int entities = name.equals("batch") ? BATCH : 1;
+            int outputs = name.equals("outputs") || name.equals("batch") ? entities : 0;
             List<Thread> consumers = new ArrayList<>();
             if (read) {
                 for (int c = 0; c < CONSUMERS; c++) {
@@ -137,7 +145,7 @@ public final class KafkaFloor {
                     new ByteArraySerializer())) {
                 try {
                     for (int w = 0; w < inFlight; w++) {
-                        Thread t = new Thread(() -> write(producer, read), "floor-writer-" + w);
+                        Thread t = new Thread(() -> write(producer, read, entities), "floor-writer-" + w);
                         t.start();
                         writers.add(t);
                     }
@@ -149,10 +157,15 @@ public final class KafkaFloor {
                     Thread.sleep(seconds * 1000L);
                     long writes = done.get() - before;
                     double elapsed = (System.nanoTime() - start) / 1e9;
-                    String perWrite = ThreadCpu.now().perOperationSince(cpu, writes);
+                    ThreadCpu after = ThreadCpu.now();
+                    String perWrite = after.perOperationSince(cpu, writes);
                     Percentiles measured = latency;
                     System.out.printf("%s, %d in flight: %,.0f writes/s, p50 %.2f ms, p99 %.2f ms; CPU per write: %s%n",
                             name, inFlight, writes / elapsed, measured.millis(50), measured.millis(99), perWrite);
+                    if (entities > 1) {
+                        System.out.printf("%s: %,.0f entities/s; CPU per entity: %s%n", name,
+                                writes * entities / elapsed, after.perOperationSince(cpu, writes * entities));
+                    }
                 } finally {
                     writing.set(false);
                     for (Thread t : writers) {
@@ -167,8 +180,8 @@ public final class KafkaFloor {
             }
         }
 
-        private void write(KafkaProducer<byte[], byte[]> producer, boolean read) {
-            byte[] value = new byte[RECORD_BYTES];
+        private void write(KafkaProducer<byte[], byte[]> producer, boolean read, int entities) {
+            byte[] value = new byte[entities > 1 ? entities * ENTITY_BYTES : RECORD_BYTES];
             while (writing.get()) {
                 long id = nextId.getAndIncrement();
                 byte[] key = Long.toString(ThreadLocalRandom.current().nextLong()).getBytes();
@@ -206,7 +219,8 @@ public final class KafkaFloor {
             return id;
         }
 
-        private void consume(int index, boolean outputs) {
+        /** Reads its partitions; for each record sends {@code outputs} pairs of records in its transactions. */
+        private void consume(int index, int outputs) {
             Map<String, Object> c = Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
                     ConsumerConfig.GROUP_ID_CONFIG, "floor" + suffix,
                     ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
@@ -219,7 +233,7 @@ public final class KafkaFloor {
                     .mapToObj(i -> new TopicPartition(COMMANDS + suffix, i)).toList();
             try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(c, new ByteArrayDeserializer(),
                     new ByteArrayDeserializer());
-                 KafkaProducer<byte[], byte[]> producer = outputs
+                 KafkaProducer<byte[], byte[]> producer = outputs > 0
                          ? new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer()) : null) {
                 consumer.assign(mine);
                 consumer.seekToEnd(mine);
@@ -233,8 +247,10 @@ public final class KafkaFloor {
                 while (running.get()) {
                     for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(100))) {
                         if (producer != null) {
-                            producer.send(new ProducerRecord<>(CHANGELOG + suffix, r.partition(), r.key(), output));
-                            producer.send(new ProducerRecord<>(CHANGES + suffix, r.partition(), r.key(), output));
+                            for (int e = 0; e < outputs; e++) {
+                                producer.send(new ProducerRecord<>(CHANGELOG + suffix, r.partition(), r.key(), output));
+                                producer.send(new ProducerRecord<>(CHANGES + suffix, r.partition(), r.key(), output));
+                            }
                             offsets.put(new TopicPartition(r.topic(), r.partition()), new OffsetAndMetadata(r.offset() + 1));
                         }
                         CompletableFuture<Void> w = waiting.remove(idOf(r.value()));
