@@ -1,5 +1,6 @@
 package io.tablestream.processor;
 
+import io.tablestream.processor.internal.ActiveTaskStores;
 import io.tablestream.processor.internal.PartitionDeletions;
 import io.tablestream.processor.internal.state.KeyPresence;
 import io.tablestream.processor.store.AppliedOffsets;
@@ -21,12 +22,13 @@ import java.util.Objects;
  * @param metrics counts what the tasks do (outcomes, changes, dead letters)
  * @param partitionDeletions which partitions' stores may hold partition deletions, for readers to skip
  *     looking for them where none can be ({@link PartitionDeletions#presence()})
+ * @param activeStores where each running active task hands its stores over to readers, and takes them back
  */
 public record ProcessorSettings(Topics topics, int commandPartitions, Housekeeping housekeeping, Clock clock,
                                 AppliedOffsets appliedOffsets,
                                 RegistryEvents registryEvents, ApplyObserver observer, WriteAnswers answers,
                                 TransactionProgress transactions, StreamProcessorMetrics metrics,
-                                KeyPresence partitionDeletions) {
+                                KeyPresence partitionDeletions, ActiveTaskStores activeStores) {
     public ProcessorSettings {
         Objects.requireNonNull(topics, "topics");
         Objects.requireNonNull(housekeeping, "housekeeping");
@@ -38,6 +40,7 @@ public record ProcessorSettings(Topics topics, int commandPartitions, Housekeepi
         Objects.requireNonNull(transactions, "transactions");
         Objects.requireNonNull(metrics, "metrics");
         Objects.requireNonNull(partitionDeletions, "partitionDeletions");
+        Objects.requireNonNull(activeStores, "activeStores");
         if (commandPartitions < 1) {
             throw new IllegalArgumentException("partitions must be positive");
         }
@@ -47,7 +50,7 @@ public record ProcessorSettings(Topics topics, int commandPartitions, Housekeepi
                              AppliedOffsets appliedOffsets, RegistryEvents registryEvents, ApplyObserver observer,
                              WriteAnswers answers, TransactionProgress transactions, StreamProcessorMetrics metrics) {
         this(topics, commandPartitions, housekeeping, clock, appliedOffsets, registryEvents, observer, answers,
-                transactions, metrics, PartitionDeletions.presence());
+                transactions, metrics, PartitionDeletions.presence(), new ActiveTaskStores());
     }
 
     public ProcessorSettings(Topics topics, int commandPartitions, Housekeeping housekeeping, Clock clock,

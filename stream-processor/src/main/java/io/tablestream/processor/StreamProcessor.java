@@ -132,7 +132,7 @@ public final class StreamProcessor implements AutoCloseable {
                 clients);
         this.streams.setUncaughtExceptionHandler(this::onThreadFailure);
         this.entities = new StreamsEntityStore(streams, config.clock(), settings.appliedOffsets(),
-                settings.transactions(), settings.partitionDeletions());
+                settings.transactions(), settings.partitionDeletions(), settings.activeStores());
         // Several instances: each must know when its copies may have gone to others without its knowing.
         this.contact = config.applicationServer() == null ? null : new ClusterContact(admin, applicationId(config),
                 streams, topics.commands().name(), contactInterval(config), contactBound(config));

@@ -103,6 +103,8 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
     /** This incarnation of the task: its partition markers carry it. */
     private String incarnation;
     private Cancellable startMarker;
+    /** What this incarnation handed over to readers ({@link ActiveTaskStores#started}). */
+    private Object readersHold;
     /** A marker this incarnation wrote to move an idle partition's clock is not yet back. */
     private boolean tickPending;
 
@@ -149,6 +151,8 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
                         housekeeping.sweepBatch()));
         context.schedule(housekeeping.indexBuildInterval(), PunctuationType.WALL_CLOCK_TIME,
                 t -> indexes.work(housekeeping.indexBuildBatch()));
+        // last: readers read this task's stores only once it has started without failing
+        this.readersHold = settings.activeStores().started(ownPartition, context::getStateStore);
     }
 
     /** Writes this incarnation's marker at the end of the partition: reads are served once it is reached. */
@@ -169,6 +173,8 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
 
     @Override
     public void close() {
+        // first: readers stop reading this task's stores before anything else can fail
+        settings.activeStores().stopped(ownPartition, readersHold);
         settings.appliedOffsets().released(ownPartition);
     }
 

@@ -55,23 +55,32 @@ public final class StreamsEntityStore implements EntityStore {
     private final AppliedOffsets applied;
     private final io.tablestream.processor.store.TransactionProgress progress;
     private final KeyPresence partitionDeletions;
+    private final ActiveTaskStores active;
 
     /**
      * @param progress the transaction parts this instance's tasks decided, shown in statuses read here
      * @param partitionDeletions which partitions may hold partition deletions: elsewhere a read looks for none
+     * @param active the stores of the active tasks running here, read without asking Kafka Streams for them
      */
     public StreamsEntityStore(KafkaStreams streams, Clock clock, AppliedOffsets applied,
                               io.tablestream.processor.store.TransactionProgress progress,
-                              KeyPresence partitionDeletions) {
+                              KeyPresence partitionDeletions, ActiveTaskStores active) {
         this.streams = streams;
         this.clock = clock;
         this.applied = applied;
         this.progress = progress;
         this.partitionDeletions = partitionDeletions;
+        this.active = active;
+    }
+
+    /** Store {@code name} of {@code partition}: an active one as {@link ActiveTaskStores} holds it, a standby's from Kafka Streams. */
+    private <K, V> ReadOnlyKeyValueStore<K, V> keyValue(String name, int partition, StoreReplica replica) {
+        return replica == StoreReplica.ACTIVE ? active.keyValue(streams, name, partition)
+                : QueryableStores.keyValue(streams, name, partition, replica);
     }
 
     private ReadOnlyKeyValueStore<Bytes, byte[]> store(StoreReplica replica, int partition) {
-        ReadOnlyKeyValueStore<Bytes, byte[]> store = QueryableStores.keyValue(streams, StoreNames.ENTITIES, partition,
+        ReadOnlyKeyValueStore<Bytes, byte[]> store = keyValue(StoreNames.ENTITIES, partition,
                 replica);
         requireReadable(partition);
         return store;
@@ -93,7 +102,7 @@ public final class StreamsEntityStore implements EntityStore {
         if (!partitionDeletions.mayHold(partition)) {
             return PartitionDeletions.View.NONE;
         }
-        ReadOnlyKeyValueStore<String, byte[]> tables = QueryableStores.keyValue(streams, StoreNames.PARTITION_TABLES,
+        ReadOnlyKeyValueStore<String, byte[]> tables = keyValue(StoreNames.PARTITION_TABLES,
                 partition, replica);
         try {
             return PartitionDeletions.of(tables, tableId);
@@ -147,7 +156,7 @@ public final class StreamsEntityStore implements EntityStore {
     public CloseableIterator<ChangeEvent> history(StoreReplica replica, int partition, EntityKey key,
                                                   EdmDateTime atOrBefore) {
         ByteRange range = KeyCodec.versions(key, atOrBefore);
-        ReadOnlyKeyValueStore<Bytes, byte[]> store = QueryableStores.keyValue(streams, StoreNames.HISTORY, partition,
+        ReadOnlyKeyValueStore<Bytes, byte[]> store = keyValue(StoreNames.HISTORY, partition,
                 replica);
         requireReadable(partition);
         KeyValueIterator<Bytes, byte[]> it;
@@ -181,7 +190,7 @@ public final class StreamsEntityStore implements EntityStore {
             return new AsOfRows(null, range, asOf, PartitionDeletions.View.NONE);
         }
         PartitionDeletions.View deleted = deletions(replica, partition, range);
-        ReadOnlyKeyValueStore<Bytes, byte[]> store = QueryableStores.keyValue(streams, StoreNames.HISTORY, partition,
+        ReadOnlyKeyValueStore<Bytes, byte[]> store = keyValue(StoreNames.HISTORY, partition,
                 replica);
         requireReadable(partition);
         try {
@@ -201,9 +210,9 @@ public final class StreamsEntityStore implements EntityStore {
     public Optional<CloseableIterator<StoredEntity>> indexScan(StoreReplica replica, int partition, long tableId,
                                                                long indexId, IndexCondition condition,
                                                                ByteRange entities, int maxEntries) {
-        ReadOnlyKeyValueStore<String, byte[]> builds = QueryableStores.keyValue(streams, StoreNames.INDEX_BUILDS,
+        ReadOnlyKeyValueStore<String, byte[]> builds = keyValue(StoreNames.INDEX_BUILDS,
                 partition, replica);
-        ReadOnlyKeyValueStore<Bytes, byte[]> index = QueryableStores.keyValue(streams, StoreNames.INDEXES, partition,
+        ReadOnlyKeyValueStore<Bytes, byte[]> index = keyValue(StoreNames.INDEXES, partition,
                 replica);
         ReadOnlyKeyValueStore<Bytes, byte[]> rows = store(replica, partition);
         EdmDateTime now = EdmDateTime.of(clock.instant());
@@ -287,9 +296,9 @@ public final class StreamsEntityStore implements EntityStore {
                                                                     long tableId, long indexId, String property,
                                                                     ByteRange entries, ByteRange entities,
                                                                     KeyOrder order) {
-        ReadOnlyKeyValueStore<String, byte[]> builds = QueryableStores.keyValue(streams, StoreNames.INDEX_BUILDS,
+        ReadOnlyKeyValueStore<String, byte[]> builds = keyValue(StoreNames.INDEX_BUILDS,
                 partition, replica);
-        ReadOnlyKeyValueStore<Bytes, byte[]> index = QueryableStores.keyValue(streams, StoreNames.INDEXES, partition,
+        ReadOnlyKeyValueStore<Bytes, byte[]> index = keyValue(StoreNames.INDEXES, partition,
                 replica);
         ReadOnlyKeyValueStore<Bytes, byte[]> rows = store(replica, partition);
         PartitionDeletions.View deleted = deletions(replica, partition, tableId);
@@ -315,7 +324,7 @@ public final class StreamsEntityStore implements EntityStore {
 
     @Override
     public List<IndexBuild> indexBuilds(StoreReplica replica, int partition, long tableId) {
-        ReadOnlyKeyValueStore<String, byte[]> builds = QueryableStores.keyValue(streams, StoreNames.INDEX_BUILDS,
+        ReadOnlyKeyValueStore<String, byte[]> builds = keyValue(StoreNames.INDEX_BUILDS,
                 partition, replica);
         List<IndexBuild> out = new ArrayList<>();
         try (KeyValueIterator<String, byte[]> it = builds.range(IndexBuild.key(tableId, 0),
@@ -333,7 +342,7 @@ public final class StreamsEntityStore implements EntityStore {
     @Override
     public Optional<io.tablestream.core.command.TransactionStatus> transaction(StoreReplica replica, int partition,
                                                                             String account, String transactionId) {
-        ReadOnlyKeyValueStore<String, byte[]> store = QueryableStores.keyValue(streams, StoreNames.TRANSACTIONS,
+        ReadOnlyKeyValueStore<String, byte[]> store = keyValue(StoreNames.TRANSACTIONS,
                 partition, replica);
         requireReadable(partition);
         try {
@@ -392,7 +401,7 @@ public final class StreamsEntityStore implements EntityStore {
     }
 
     private ReadOnlyKeyValueStore<String, byte[]> jobStore(StoreReplica replica, int partition) {
-        ReadOnlyKeyValueStore<String, byte[]> store = QueryableStores.keyValue(streams, StoreNames.JOBS, partition,
+        ReadOnlyKeyValueStore<String, byte[]> store = keyValue(StoreNames.JOBS, partition,
                 replica);
         requireReadable(partition);
         return store;
