@@ -1,7 +1,8 @@
 # threads.py snapshot <pid> <file>: each thread's CPU so far (user+system ticks from /proc) with its
 #   Java name (from `jcmd <pid> Thread.print`; /proc cuts names at 15 characters), as JSON.
 # threads.py diff <before> <after> <operations>: the CPU between the two snapshots by group of
-#   threads (HTTP, broker, stream threads, producers, ...), in microseconds per operation, one line.
+#   threads (HTTP, broker, stream threads, producers, ...), in microseconds per operation, one line;
+#   then each group's voluntary context switches per operation (its threads' waits: parks, polls).
 import json, os, re, subprocess, sys
 
 # the groups, shared with the benchmarks' in-process measure (ThreadCpu): name, tab, pattern
@@ -18,6 +19,17 @@ def group(name):
     return "other"
 
 
+def switches(pid, tid):
+    """The thread's voluntary context switches so far (each a wait: a park, a poll, a blocking read)."""
+    try:
+        for line in open("/proc/%s/task/%s/status" % (pid, tid)):
+            if line.startswith("voluntary_ctxt_switches:"):
+                return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
 def snapshot(pid, out):
     ticks = {}
     for tid in os.listdir("/proc/%s/task" % pid):
@@ -27,7 +39,7 @@ def snapshot(pid, out):
         except OSError:
             continue
         fields = stat[stat.rindex(")") + 2:].split()
-        ticks[tid] = [comm, int(fields[11]) + int(fields[12])]
+        ticks[tid] = [comm, int(fields[11]) + int(fields[12]), switches(pid, tid)]
     # the names after the ticks: the thread dump's own work (in the JVM's attach thread) falls outside
     # a measure taken between an "after" snapshot's ticks and a "before" one's
     dump = subprocess.run(["jcmd", pid, "Thread.print"], capture_output=True, text=True).stdout
@@ -42,14 +54,20 @@ def snapshot(pid, out):
 def diff(before, after, operations):
     b, a = json.load(open(before)), json.load(open(after))
     hz = os.sysconf("SC_CLK_TCK")
-    by = {}
-    for tid, (name, t) in a.items():
-        spent = t - b.get(tid, [name, 0])[1]
-        by[group(name)] = by.get(group(name), 0) + spent
+    by, waits = {}, {}
+    for tid, entry in a.items():
+        name, t = entry[0], entry[1]
+        earlier = b.get(tid, [name, 0, 0])
+        by[group(name)] = by.get(group(name), 0) + t - earlier[1]
+        if len(entry) > 2 and len(earlier) > 2:
+            waits[group(name)] = waits.get(group(name), 0) + entry[2] - earlier[2]
     per_op = {g: 1e6 * t / hz / operations for g, t in by.items()}
     order = [g for g, _ in GROUPS] + ["other"]
     print("per thread group, us per operation: " + ", ".join(
         "%s %.0f" % (g, per_op[g]) for g in order if round(per_op.get(g, 0)) > 0))
+    if waits:
+        print("      voluntary context switches per operation: " + ", ".join(
+            "%s %.2f" % (g, waits[g] / operations) for g in order if waits.get(g, 0) / operations >= 0.005))
 
 
 if __name__ == "__main__":

@@ -32,9 +32,10 @@
 # ms of CPU per second, by group of threads too. A measure given 0 seconds (W16=0, ...) is skipped.
 #
 # Environment: ENTITIES (100000), WARM_WRITES (120), WARM_READS (20), W16 (20), W1 (10), G16 (10),
-# JAVA_OPTS (-Xmx1g), PROFILE_ALL (empty; cpu or alloc: async-profiler over the 16-writer measure of
+# JAVA_OPTS (-Xmx1g), BUILD (a build copy made by copy-build.sh; unset: this work tree's), PROFILE_ALL (empty; cpu or alloc: async-profiler over the 16-writer measure of
 # every variant, its collapsed stacks beside the results; a variant's own profile=cpu|alloc does it
-# for that variant alone; needs ASYNC_PROFILER, the path of libasyncProfiler.so),
+# for that variant alone; needs ASYNC_PROFILER, the path of libasyncProfiler.so; PROFILE_READS=1
+# profiles the point-read measure too, into <variant>-reads-<event>.collapsed),
 # OUT (bench/target/variants/<time>). Needs wrk and Python 3. Run it under a quiet machine.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -48,10 +49,16 @@ export SAS=${SAS:-$(python3 "$here/sas.py")} TABLE=${TABLE:-bench}
 mkdir -p "$OUT/lib"
 source "$root/scripts/ready.sh"
 
-# A copy of the build as it is now: rebuilding meanwhile changes no variant.
-"$here/copy-build.sh" "$root" "$OUT/lib"
-cp_line=$(cat "$OUT/lib/classpath.txt")
-cp "$OUT/lib/build.txt" "$OUT/build.txt"
+# A copy of the build as it is now: rebuilding meanwhile changes no variant. BUILD names a copy made
+# earlier by copy-build.sh instead (another build, e.g. main's, run with the same script).
+if [ -n "${BUILD:-}" ]; then
+  cp_line=$(cat "$BUILD/classpath.txt")
+  cp "$BUILD/build.txt" "$OUT/build.txt"
+else
+  "$here/copy-build.sh" "$root" "$OUT/lib"
+  cp_line=$(cat "$OUT/lib/classpath.txt")
+  cp "$OUT/lib/build.txt" "$OUT/build.txt"
+fi
 
 source "$here/server-process.sh"
 
@@ -146,7 +153,9 @@ for spec in "$@"; do
   [ "$name" = azurite ] || by_thread=$(python3 "$here/threads.py" diff "$OUT/$name-threads-before.json" \
       "$OUT/$name-threads-after.json" "$writes" 2>/dev/null || true)
   w1=$(measure put.lua 1 "$W1")
+  [ -z "${PROFILE_READS:-}" ] || profile start
   g16=$(ENTITIES=$ENTITIES measure get.lua 16 "$G16")
+  [ -z "${PROFILE_READS:-}" ] || profile stop "$OUT/$name-reads-$PROFILE.collapsed"
   feed_alone="" feed_loaded="" crash="" idle=""
   if [ "$IDLE" -gt 0 ]; then
     sleep 3 # the last measure's requests are done

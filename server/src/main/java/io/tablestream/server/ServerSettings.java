@@ -79,9 +79,11 @@ public final class ServerSettings {
     public static final Setting<Integer> TABLE_SCAN_BUDGET = Setting.integer("table-scan-budget",
             QueryBudgets.DEFAULTS.tableScanBudget(), "Tables one Query Tables page examines at most; a page reaching"
                     + " it ends early, possibly empty, with a continuation (a $filter on TableName over many tables).");
-    public static final Setting<Integer> RESPONDER_THREADS = Setting.integer("responder-threads", 16,
-            "Threads that complete waiting requests (writes waiting for their outcome, reads waiting for a session"
-                    + " token or another instance) and write their answers; never a Kafka client's or a stream thread.");
+    public static final Setting<Integer> RESPONDER_THREADS = Setting.integer("responder-threads", 0,
+            "Threads of their own that complete waiting requests (writes waiting for their outcome, reads waiting for"
+                    + " a session token or another instance) and write their answers; never a Kafka client's or a stream"
+                    + " thread. 0: the HTTP server's threads do it, each then reading the connection's next request itself"
+                    + " (one thread wake-up fewer per answer).");
     public static final Setting<Integer> HTTP_THREADS = Setting.integer("http-threads", 250,
             "Most threads of the HTTP server's pool (Jetty's: they read requests, run handlers and write answers).");
     public static final Setting<Integer> HTTP_MIN_THREADS = Setting.integer("http-min-threads", 8,

@@ -52,7 +52,6 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.streams.StreamsConfig;
-import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -111,8 +110,8 @@ public final class TablestreamServer implements AutoCloseable {
             metrics.bindKafka(processor.metrics()::kafkaMetrics);
         }
 
-        ResponderPool responders = new ResponderPool(config.get(ServerSettings.RESPONDER_THREADS));
-        started.push(responders);
+        AnsweringThreadPool httpPool = httpThreadPool(config).startedWith(started); // answers may come from now on
+        var responders = httpPool.answerers(config.get(ServerSettings.RESPONDER_THREADS), started);
 
         KafkaCommandLog commandLog = KafkaCommandLog.open(bootstrap, processor.topics().commands().name(),
                 processor.topics().outcomes().name(),
@@ -170,7 +169,7 @@ public final class TablestreamServer implements AutoCloseable {
             javalin.startup.showJavalinBanner = false;
             javalin.jetty.host = config.get(ServerSettings.HOST);
             javalin.jetty.port = config.get(ServerSettings.PORT);
-            javalin.jetty.threadPool = httpThreadPool(config);
+            javalin.jetty.threadPool = httpPool;
             if (tls != null) {
                 tls.addConnectors(javalin.jetty, config.get(ServerSettings.HOST), config.get(ServerSettings.PORT),
                         config.get(ServerSettings.PLAIN_HTTP_PORT));
@@ -267,8 +266,8 @@ public final class TablestreamServer implements AutoCloseable {
     }
 
     /** The HTTP server's thread pool, sized as {@code config} says. */
-    static QueuedThreadPool httpThreadPool(ServerConfig config) {
-        QueuedThreadPool pool = new QueuedThreadPool(config.get(ServerSettings.HTTP_THREADS),
+    static AnsweringThreadPool httpThreadPool(ServerConfig config) {
+        AnsweringThreadPool pool = new AnsweringThreadPool(config.get(ServerSettings.HTTP_THREADS),
                 config.get(ServerSettings.HTTP_MIN_THREADS));
         pool.setName("JettyServerThreadPool");
         pool.setReservedThreads(config.get(ServerSettings.HTTP_RESERVED_THREADS));
