@@ -41,7 +41,7 @@ import org.slf4j.LoggerFactory;
  * entity group transactions — and reads through every instance with the official SDK:
  * {@code kill -9} of the broker leading most command-log partitions, of the broker coordinating most
  * of the processors' transactions, of the active controller (each then restarted on its data),
- * {@code SIGSTOP} for 30 s of a broker given the roles that cost the most (coordinator of every
+ * {@code SIGSTOP} for 30 s of the active controller given every role that costs (coordinator of every
  * processor's transaction and of their group, leader of most of the command log), and one instance cut off from every
  * broker while its clients still reach it (in a network namespace; skipped, saying why, where one
  * cannot be made). Afterwards no acknowledged write is lost or changed (status, ETag, Timestamp as
@@ -430,29 +430,23 @@ class BrokerFaultsIT {
 
     /**
      * The broker to stop, given the roles whose loss cost a stopped broker the most (docs/failures.md,
-     * "A SIGSTOP: where the seconds go"): the coordinator of every processor's transactional id and of
-     * the processors' group, and the leader of most command-log partitions. The broker that has the
-     * most of them already is chosen and given the rest (its replicas are put first and the preferred
-     * leaders elected: nothing is copied), so every run stops a broker with the same roles, whatever
-     * the hashes of this run's transactional ids and the faults before made of the cluster. Returns once
-     * the writes through every instance have settled again.
+     * "A SIGSTOP: where the seconds go"): the active controller (the other two elect a new one before
+     * anything is fenced), which is then given the coordination of every processor's transactional id
+     * and of the processors' group, and the leadership of most command-log partitions (its replicas are
+     * put first and the preferred leaders elected: nothing is copied). So every run stops a broker with
+     * the same roles, whatever the hashes of this run's transactional ids and the faults before made of
+     * the cluster. Returns once the writes through every instance have settled again.
      */
     private BrokerCluster.Broker givenTheWorstRoles() {
         await(() -> writesBack(System.nanoTime() - QUIET_AFTER.plusSeconds(1).toNanos()), Duration.ofMinutes(1),
                 "writes through every instance undisturbed before the roles move");
-        Set<String> ids = kafka.transactionalIds(PROCESSORS);
-        BrokerCluster.Broker groupCoordinator = kafka.groupCoordinatorOf(PROCESSORS);
-        Map<BrokerCluster.Broker, Integer> led = kafka.leadershipsOf(COMMANDS);
-        BrokerCluster.Broker victim = kafka.brokers().stream().max(Comparator
-                .comparingLong((BrokerCluster.Broker b) -> ids.stream()
-                        .filter(id -> b.equals(kafka.transactionCoordinatorOf(id))).count()
-                        + (b.equals(groupCoordinator) ? 1 : 0))
-                .thenComparing(led::get)).orElseThrow();
+        BrokerCluster.Broker victim = kafka.activeController();
         String found = rolesOf(victim);
         List<TopicPartition> moved = new ArrayList<>();
-        ids.forEach(id -> moved.add(kafka.coordinationPartitionOf("__transaction_state", id)));
+        kafka.transactionalIds(PROCESSORS)
+                .forEach(id -> moved.add(kafka.coordinationPartitionOf("__transaction_state", id)));
         moved.add(kafka.coordinationPartitionOf("__consumer_offsets", PROCESSORS));
-        int leads = led.get(victim);
+        int leads = kafka.leadershipsOf(COMMANDS).get(victim);
         for (int p = 0; p < ThreeBrokerCluster.PARTITIONS && leads < MOST_COMMAND_PARTITIONS; p++) {
             if (!kafka.leaderOf(COMMANDS, p).equals(victim)) {
                 moved.add(new TopicPartition(COMMANDS, p));
