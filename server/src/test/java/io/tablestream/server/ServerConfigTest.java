@@ -52,7 +52,8 @@ class ServerConfigTest {
     void everyKafkaClientOfAnInstanceOnSeveralBrokersGivesUpOnASilentOneSoonerUnlessToldOtherwise() {
         ServerConfig several = ServerConfig.of(Map.of(ServerSettings.KAFKA_BOOTSTRAP_SERVERS, "k1:9092,k2:9092,k3:9092"));
         assertThat(TablestreamServer.kafkaStreamsOverrides(several)).containsEntry("request.timeout.ms", "2000")
-                .containsEntry("metadata.max.age.ms", "3000");
+                .containsEntry("metadata.max.age.ms", "3000").containsEntry("reconnect.backoff.ms", "1000")
+                .containsEntry("reconnect.backoff.max.ms", "1000");
         assertThat(TablestreamServer.commandLogOverrides(several)).containsEntry("request.timeout.ms", "2000")
                 .containsEntry("metadata.max.age.ms", "3000");
 
