@@ -31,11 +31,11 @@ import java.util.Map;
  *       led) connects to it again at once after each timeout, and asks for its metadata over that
  *       connection while it is being made (Kafka's choice of the least loaded broker prefers a
  *       connection being made to a new one), so it never hears of the new leader: one instance's
- *       outcome consumer did so for 15 s after a stopped controller was fenced. A second between two
+ *       outcome consumer did so for the 25 s between the fence of a stopped controller and its return. A second between two
  *       connections to the same broker lets the metadata request go to another.</li>
  * </ul>
- * A request slower than 2 s (an overloaded broker) is given up and sent again over a new connection;
- * the producers are idempotent, so nothing is written twice.
+ * A request slower than 2 s (an overloaded broker) is given up and sent again over a new connection,
+ * a second later; the producers are idempotent, so nothing is written twice.
  */
 final class FailoverClientSettings {
     static final int REQUEST_TIMEOUT_MS = 2_000;
