@@ -29,7 +29,7 @@ public final class RepartitionCommand {
             progress.accept("Embedded broker started on the data directory, at " + bootstrap);
         }
         try {
-            Map<String, Object> client = new HashMap<>(config.passThrough(ServerSettings.KAFKA_PREFIX));
+            Map<String, Object> client = new HashMap<>(config.kafkaClients());
             client.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
             // a stopped instance's membership lapses after its session timeout
             Duration groupWait = Duration.ofMillis(3L * config.get(ServerSettings.GROUP_SESSION_TIMEOUT_MS)).plusSeconds(10);

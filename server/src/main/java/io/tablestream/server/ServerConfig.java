@@ -100,6 +100,17 @@ public final class ServerConfig {
         return values;
     }
 
+    /**
+     * What every Kafka client of this instance is given: {@link FailoverClientSettings} for a cluster of
+     * several brokers, then every {@code kafka.*} pass-through ({@link #passThrough}) over them.
+     */
+    public Map<String, String> kafkaClients() {
+        Map<String, String> values = new java.util.TreeMap<>(
+                FailoverClientSettings.forCluster(get(ServerSettings.KAFKA_BOOTSTRAP_SERVERS)));
+        values.putAll(passThrough(ServerSettings.KAFKA_PREFIX));
+        return values;
+    }
+
     /** Sets a pass-through value in code ({@code kafka.<name>} or {@code streams.<name>}), for tests and embedding. */
     public ServerConfig with(String passThroughName, String value) {
         if (ServerSettings.PASS_THROUGH_PREFIXES.stream().noneMatch(passThroughName::startsWith)) {

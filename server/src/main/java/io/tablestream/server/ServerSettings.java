@@ -16,7 +16,10 @@ public final class ServerSettings {
             "Directory for local state: the embedded broker's log and the stream processor's RocksDB stores.");
     public static final Setting<String> KAFKA_BOOTSTRAP_SERVERS = Setting.text("kafka-bootstrap-servers",
             "KAFKA_BOOTSTRAP_SERVERS", "",
-            "A Kafka cluster to use; empty starts the embedded single-node broker under data-dir/kafka.");
+            "A Kafka cluster to use; empty starts the embedded single-node broker under data-dir/kafka. Naming"
+                    + " several brokers gives every Kafka client of the instance request.timeout.ms 2000,"
+                    + " metadata.max.age.ms 3000 and reconnect.backoff(.max).ms 1000 (fail-over from a broker that"
+                    + " stops answering) unless kafka.* sets them.");
     public static final Setting<Integer> KAFKA_PORT = Setting.integer("kafka-port", 0,
             "Client port of the embedded broker. 0 keeps the port of its first start (kept in data-dir/kafka), picked"
                     + " then; a set port moves it there for good.");

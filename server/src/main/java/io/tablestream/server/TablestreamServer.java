@@ -122,7 +122,7 @@ public final class TablestreamServer implements AutoCloseable {
 
         Duration sessionTimeout = Duration.ofMillis(config.get(ServerSettings.SESSION_TIMEOUT_MS));
         KafkaCommandLogEnds logEnds = KafkaCommandLogEnds.open(bootstrap, processor.topics().commands().name(),
-                processor.commandPartitions(), sessionTimeout, config.passThrough(ServerSettings.KAFKA_PREFIX));
+                processor.commandPartitions(), sessionTimeout, config.kafkaClients());
         started.push(logEnds);
 
         Map<Operation, OperationHandler> handlers = new EnumMap<>(Operation.class);
@@ -141,7 +141,7 @@ public final class TablestreamServer implements AutoCloseable {
         handlers.putAll(ReadHandlers.create(processor.registry(), processor.entities(), locator, instances,
                 processor.appliedOffsets(), logEnds, sessionTimeout, queryBudgets(config), responders));
         ChangeFeed changeFeed = ChangeFeed.open(bootstrap, processor.topics().changes().name(),
-                new LinkedHashMap<>(config.passThrough(ServerSettings.KAFKA_PREFIX)),
+                new LinkedHashMap<>(config.kafkaClients()),
                 config.get(ServerSettings.CHANGE_FEED_READERS));
         started.push(changeFeed);
         handlers.putAll(ChangeFeedHandler.create(new TableLookup(processor.registry()), changeFeed,
@@ -156,7 +156,7 @@ public final class TablestreamServer implements AutoCloseable {
                         () -> processor.streams().state().toString(), self));
         // ---- operations: /_metrics, /_health/*, /_console/ (docs/operations.md) ----
         started.push(Operations.install(endpoint, metrics, processor, bootstrap,
-                config.passThrough(ServerSettings.KAFKA_PREFIX),
+                config.kafkaClients(),
                 Duration.ofMillis(config.get(ServerSettings.HEALTH_BROKER_CHECK_MS)),
                 new Operations.MetricsServing(config.get(ServerSettings.METRICS_REQUIRE_KEY),
                         Duration.ofMillis(config.get(ServerSettings.METRICS_HISTORY_INTERVAL_MS)),
@@ -260,7 +260,7 @@ public final class TablestreamServer implements AutoCloseable {
 
     /** What the command log's producer and outcome consumer get: every {@code kafka.*} pass-through, then {@code ingest.*}. */
     static Map<String, Object> commandLogOverrides(ServerConfig config) {
-        Map<String, Object> overrides = new LinkedHashMap<>(config.passThrough(ServerSettings.KAFKA_PREFIX));
+        Map<String, Object> overrides = new LinkedHashMap<>(config.kafkaClients());
         overrides.putAll(config.passThrough(ServerSettings.INGEST_PREFIX));
         return overrides;
     }
@@ -342,7 +342,7 @@ public final class TablestreamServer implements AutoCloseable {
             overrides.put(StreamsConfig.topicPrefix(TopicConfig.MIN_IN_SYNC_REPLICAS_CONFIG),
                     Integer.toString(config.get(ServerSettings.MIN_INSYNC_REPLICAS)));
         }
-        overrides.putAll(config.passThrough(ServerSettings.KAFKA_PREFIX));
+        overrides.putAll(config.kafkaClients());
         overrides.putAll(config.passThrough(ServerSettings.STREAMS_PREFIX));
         return overrides;
     }

@@ -120,8 +120,7 @@ class ComposeFileTest {
             listeners.add(broker + ":9092");
         }
         for (String keySetting : List.of("KAFKA_BOOTSTRAP_SERVERS", "TABLESTREAM_PARTITIONS", "TABLESTREAM_REPLICATION_FACTOR",
-                "TABLESTREAM_STANDBY_REPLICAS", "TABLESTREAM_GROUP_SESSION_TIMEOUT_MS",
-                "TABLESTREAM_KAFKA_REQUEST_TIMEOUT_MS")) {
+                "TABLESTREAM_STANDBY_REPLICAS", "TABLESTREAM_GROUP_SESSION_TIMEOUT_MS")) {
             assertThat(tablestreams().stream().map(s -> environment(s).get(keySetting)).distinct())
                     .as("every instance sets the same " + keySetting).hasSize(1);
         }
@@ -130,7 +129,11 @@ class ComposeFileTest {
         assertThat(Integer.parseInt(env.get("TABLESTREAM_REPLICATION_FACTOR"))).isEqualTo(brokers().size());
         assertThat(Integer.parseInt(env.get("TABLESTREAM_STANDBY_REPLICAS"))).isEqualTo(1);
         int session = Integer.parseInt(env.get("TABLESTREAM_GROUP_SESSION_TIMEOUT_MS"));
-        int clientsRequestTimeout = Integer.parseInt(env.get("TABLESTREAM_KAFKA_REQUEST_TIMEOUT_MS"));
+        // several bootstrap brokers: every instance gives its Kafka clients the fail-over settings
+        int clientsRequestTimeout = Integer.parseInt(FailoverClientSettings.forCluster(env.get("KAFKA_BOOTSTRAP_SERVERS"))
+                .get("request.timeout.ms"));
+        assertThat(tablestreams()).allSatisfy(s -> assertThat(environment(s)).as(s + ": the fail-over client settings stand")
+                .doesNotContainKeys("TABLESTREAM_KAFKA_REQUEST_TIMEOUT_MS", "TABLESTREAM_KAFKA_METADATA_MAX_AGE_MS"));
         for (String broker : brokers()) {
             assertThat(Integer.parseInt(environment(broker).get("KAFKA_GROUP_MIN_SESSION_TIMEOUT_MS")))
                     .as("the brokers allow the instances' session timeout").isLessThanOrEqualTo(session);

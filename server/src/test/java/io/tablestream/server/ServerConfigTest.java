@@ -49,6 +49,23 @@ class ServerConfigTest {
     }
 
     @Test
+    void everyKafkaClientOfAnInstanceOnSeveralBrokersGivesUpOnASilentOneSoonerUnlessToldOtherwise() {
+        ServerConfig several = ServerConfig.of(Map.of(ServerSettings.KAFKA_BOOTSTRAP_SERVERS, "k1:9092,k2:9092,k3:9092"));
+        assertThat(TablestreamServer.kafkaStreamsOverrides(several)).containsEntry("request.timeout.ms", "2000")
+                .containsEntry("metadata.max.age.ms", "3000").containsEntry("reconnect.backoff.ms", "1000")
+                .containsEntry("reconnect.backoff.max.ms", "1000");
+        assertThat(TablestreamServer.commandLogOverrides(several)).containsEntry("request.timeout.ms", "2000")
+                .containsEntry("metadata.max.age.ms", "3000");
+
+        assertThat(several.with("kafka.request.timeout.ms", "5000").kafkaClients())
+                .containsEntry("request.timeout.ms", "5000").containsEntry("metadata.max.age.ms", "3000");
+        assertThat(ServerConfig.of(Map.of(ServerSettings.KAFKA_BOOTSTRAP_SERVERS, "k1:9092")).kafkaClients())
+                .as("one broker: Kafka's own").doesNotContainKeys("request.timeout.ms", "metadata.max.age.ms");
+        assertThat(ServerConfig.of(Map.of()).kafkaClients()).as("the embedded broker")
+                .doesNotContainKeys("request.timeout.ms", "metadata.max.age.ms");
+    }
+
+    @Test
     void theHttpThreadPoolIsSizedBySettings() {
         QueuedThreadPool pool = TablestreamServer.httpThreadPool(ServerConfig.of(Map.of(ServerSettings.HTTP_THREADS, 12,
                 ServerSettings.HTTP_MIN_THREADS, 3, ServerSettings.HTTP_RESERVED_THREADS, 0)));

@@ -13,6 +13,7 @@ import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -21,9 +22,14 @@ import java.util.function.BooleanSupplier;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewPartitionReassignment;
 import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.ElectionType;
 import org.apache.kafka.common.Node;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.TopicPartitionInfo;
+import org.apache.kafka.common.errors.ElectionNotNeededException;
+import org.apache.kafka.common.utils.Utils;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -123,6 +129,54 @@ public final class BrokerCluster implements AutoCloseable {
         int id = get(admin().describeTransactions(List.of(transactionalId)).description(transactionalId))
                 .coordinatorId();
         return broker(id);
+    }
+
+    /** The broker coordinating consumer group {@code groupId} now. */
+    public Broker groupCoordinatorOf(String groupId) {
+        return broker(get(admin().describeConsumerGroups(List.of(groupId)).describedGroups().get(groupId))
+                .coordinator().id());
+    }
+
+    /**
+     * The partition of one of Kafka's own logs ({@code __transaction_state}, {@code __consumer_offsets})
+     * that keeps {@code key} (a transactional id, a group id), and so whose leader coordinates it: the
+     * brokers place a key by its hash, as {@code TransactionStateManager} and the group coordinator do.
+     */
+    public TopicPartition coordinationPartitionOf(String internalTopic, String key) {
+        return new TopicPartition(internalTopic, Utils.abs(key.hashCode()) % describe(internalTopic).partitions().size());
+    }
+
+    /**
+     * Makes {@code broker} the leader of each of {@code partitions}: puts it first among the partition's
+     * replicas (the same replicas in another order, so nothing is copied), then elects the preferred
+     * leaders; waits until it leads them all. What moves with a partition of Kafka's own logs moves too
+     * (the transactions or groups it coordinates), as when a broker fails over.
+     */
+    public void moveLeadership(Broker broker, Collection<TopicPartition> partitions, Duration timeout) {
+        Map<TopicPartition, Optional<NewPartitionReassignment>> reorder = new LinkedHashMap<>();
+        for (TopicPartition tp : partitions) {
+            TopicPartitionInfo info = describe(tp.topic()).partitions().get(tp.partition());
+            List<Integer> replicas = new ArrayList<>(List.of(broker.id()));
+            info.replicas().stream().map(Node::id).filter(id -> id != broker.id()).forEach(replicas::add);
+            if (replicas.size() != info.replicas().size()) {
+                throw new IllegalArgumentException(broker + " holds no replica of " + tp);
+            }
+            reorder.put(tp, Optional.of(new NewPartitionReassignment(replicas)));
+        }
+        if (reorder.isEmpty()) {
+            return;
+        }
+        get(admin().alterPartitionReassignments(reorder).all());
+        await(() -> {
+            try {
+                get(admin().electLeaders(ElectionType.PREFERRED, reorder.keySet()).all());
+            } catch (IllegalStateException e) {
+                if (!(e.getCause() instanceof ElectionNotNeededException)) {
+                    throw e;
+                }
+            }
+            return reorder.keySet().stream().allMatch(tp -> leaderOf(tp.topic(), tp.partition()).equals(broker));
+        }, timeout, broker + " leading " + reorder.keySet());
     }
 
     /** The transactional ids the cluster knows whose name starts with {@code prefix}. */

@@ -126,12 +126,12 @@ record BrokerProperties(Path dataDirectory, String host, int brokerPort, int con
         // connections (paused, overloaded, a half-open network) held a transaction's markers, and with
         // them every read_committed reader of the partitions it had led, for those 30 s, long after its
         // partitions had new leaders; and every transactional produce whose check went to it as the
-        // transaction's coordinator. On several brokers 2 s, below the instances' own Kafka clients'
-        // request timeout (3 s there): a leader still waiting on a stopped coordinator then answers
+        // transaction's coordinator. On several brokers 1.5 s, below the instances' own Kafka clients'
+        // request timeout (2 s there): a leader still waiting on a stopped coordinator then answers
         // the producer with a retriable error over a connection that stays open, instead of the
         // producer giving up on that healthy broker too (closing the connection and every request on
         // it). A single broker only ever asks itself: 5 s, so a busy moment is not taken for a failure.
-        p.put("request.timeout.ms", quorum.controllers().size() > 1 ? "2000" : "5000");
+        p.put("request.timeout.ms", quorum.controllers().size() > 1 ? "1500" : "5000");
 
         // Topics belong to their owners, who create them explicitly.
         p.put("auto.create.topics.enable", "false");

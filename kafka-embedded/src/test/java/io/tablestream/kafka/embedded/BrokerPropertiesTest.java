@@ -117,11 +117,11 @@ class BrokerPropertiesTest {
     }
 
     @Test
-    void givesUpOnAnotherBrokerThatStopsAnsweringAfterTwoSecondsAndFencesADeadOneAfterThree() {
+    void givesUpOnAnotherBrokerThatStopsAnsweringAfterOneAndAHalfSecondsAndFencesADeadOneAfterThree() {
         BrokerProperties node2 = new BrokerProperties(DATA, "127.0.0.1", 9094, 9095,
                 new BrokerProperties.Quorum(2, List.of("127.0.0.1:9093", "127.0.0.1:9095", "127.0.0.1:9097")), 0, Map.of());
         assertThat(node2.asMap())
-                .containsEntry("request.timeout.ms", "2000")
+                .containsEntry("request.timeout.ms", "1500")
                 .containsEntry("broker.session.timeout.ms", "3000");
         assertThat(properties("127.0.0.1", Map.of()).asMap()).as("a single broker, which only asks itself")
                 .containsEntry("request.timeout.ms", "5000")

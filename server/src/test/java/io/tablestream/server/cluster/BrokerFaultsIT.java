@@ -19,8 +19,10 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
+import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
@@ -39,7 +41,8 @@ import org.slf4j.LoggerFactory;
  * entity group transactions — and reads through every instance with the official SDK:
  * {@code kill -9} of the broker leading most command-log partitions, of the broker coordinating most
  * of the processors' transactions, of the active controller (each then restarted on its data),
- * {@code SIGSTOP} for 30 s of the broker leading most of the command log, and one instance cut off from every
+ * {@code SIGSTOP} for 30 s of the active controller given every role that costs (coordinator of every
+ * processor's transaction and of their group, leader of most of the command log), and one instance cut off from every
  * broker while its clients still reach it (in a network namespace; skipped, saying why, where one
  * cannot be made). Afterwards no acknowledged write is lost or changed (status, ETag, Timestamp as
  * answered), no transaction is partly applied and the change feed holds each applied change once.
@@ -79,6 +82,10 @@ class BrokerFaultsIT {
     private static final Duration QUIET_AFTER = Duration.ofSeconds(3);
     private static final Duration PAUSED = Duration.ofSeconds(30);
     private static final String COMMANDS = "tablestream.commands";
+    /** The processors' group, and the prefix of their transactional ids. */
+    private static final String PROCESSORS = "tablestream-processor";
+    /** The command-log partitions the stopped broker leads: most of them. */
+    private static final int MOST_COMMAND_PARTITIONS = ThreeBrokerCluster.PARTITIONS / 2 + 1;
     private static final Duration CUT = Duration.ofSeconds(20);
     /** write-timeout-ms, the server's default. */
     private static final Duration WRITE_TIMEOUT = Duration.ofSeconds(10);
@@ -175,7 +182,7 @@ class BrokerFaultsIT {
         Assumptions.assumeTrue(FULL, ONLY_FULL);
         for (int round = 1; round <= ROUNDS; round++) {
             Map<BrokerCluster.Broker, Integer> coordinated = new HashMap<>();
-            for (String id : kafka.transactionalIds("tablestream-processor")) {
+            for (String id : kafka.transactionalIds(PROCESSORS)) {
                 coordinated.merge(kafka.transactionCoordinatorOf(id), 1, Integer::sum);
             }
             assertThat(coordinated).as("the processors' transactions").isNotEmpty();
@@ -202,10 +209,9 @@ class BrokerFaultsIT {
     void aBrokerStoppedFor30Seconds() {
         Assumptions.assumeTrue(FULL, ONLY_FULL);
         for (int round = 1; round <= ROUNDS; round++) {
-            BrokerCluster.Broker victim = kafka.leadershipsOf(COMMANDS).entrySet().stream()
-                    .max(Map.Entry.comparingByValue()).orElseThrow().getKey();
-            brokerFails("SIGSTOP of " + victim + " for " + PAUSED.toSeconds() + " s (leader of "
-                    + kafka.leadershipsOf(COMMANDS).get(victim) + " command-log partitions)", victim, victim::pause, false);
+            BrokerCluster.Broker victim = givenTheWorstRoles();
+            brokerFails("SIGSTOP of " + victim + " for " + PAUSED.toSeconds() + " s (" + rolesOf(victim) + ")", victim,
+                    victim::pause, false);
         }
     }
 
@@ -414,12 +420,57 @@ class BrokerFaultsIT {
         if (broker.equals(kafka.activeController())) {
             roles.add("the active controller");
         }
-        long coordinated = kafka.transactionalIds("tablestream-processor").stream()
+        long coordinated = kafka.transactionalIds(PROCESSORS).stream()
                 .filter(id -> broker.equals(kafka.transactionCoordinatorOf(id))).count();
         if (coordinated > 0) {
             roles.add("coordinator of " + coordinated + " of the processors' transactional ids");
         }
         return roles.isEmpty() ? "" : " (also " + String.join(", ", roles) + ")";
+    }
+
+    /**
+     * The broker to stop, given the roles whose loss cost a stopped broker the most (docs/failures.md,
+     * "A SIGSTOP: where the seconds go"): the active controller (the other two elect a new one before
+     * anything is fenced), which is then given the coordination of every processor's transactional id
+     * and of the processors' group, and the leadership of most command-log partitions (its replicas are
+     * put first and the preferred leaders elected: nothing is copied). So every run stops a broker with
+     * the same roles, whatever the hashes of this run's transactional ids and the faults before made of
+     * the cluster. Returns once the writes through every instance have settled again.
+     */
+    private BrokerCluster.Broker givenTheWorstRoles() {
+        await(() -> writesBack(System.nanoTime() - QUIET_AFTER.plusSeconds(1).toNanos()), Duration.ofMinutes(1),
+                "writes through every instance undisturbed before the roles move");
+        BrokerCluster.Broker victim = kafka.activeController();
+        String found = rolesOf(victim);
+        List<TopicPartition> moved = new ArrayList<>();
+        kafka.transactionalIds(PROCESSORS)
+                .forEach(id -> moved.add(kafka.coordinationPartitionOf("__transaction_state", id)));
+        moved.add(kafka.coordinationPartitionOf("__consumer_offsets", PROCESSORS));
+        int leads = kafka.leadershipsOf(COMMANDS).get(victim);
+        for (int p = 0; p < ThreeBrokerCluster.PARTITIONS && leads < MOST_COMMAND_PARTITIONS; p++) {
+            if (!kafka.leaderOf(COMMANDS, p).equals(victim)) {
+                moved.add(new TopicPartition(COMMANDS, p));
+                leads++;
+            }
+        }
+        long begin = System.nanoTime();
+        kafka.moveLeadership(victim, moved, Duration.ofMinutes(1));
+        await(() -> writesBack(begin), Duration.ofMinutes(1), "writes through every instance settled after the move");
+        report.add(victim + " given the roles to lose (as found: " + found + "; after "
+                + Duration.ofNanos(System.nanoTime() - begin).toMillis() + " ms of moving and settling: "
+                + rolesOf(victim) + ")");
+        return victim;
+    }
+
+    /** Every role {@code broker} has that the processors' writes wait on, whether it has it or not. */
+    private String rolesOf(BrokerCluster.Broker broker) {
+        Set<String> ids = kafka.transactionalIds(PROCESSORS);
+        long coordinated = ids.stream().filter(id -> broker.equals(kafka.transactionCoordinatorOf(id))).count();
+        return "coordinator of " + coordinated + " of the processors' " + ids.size() + " transactional ids, "
+                + (broker.equals(kafka.groupCoordinatorOf(PROCESSORS)) ? "" : "not ") + "of the processors' group, leader of "
+                + kafka.leadershipsOf(COMMANDS).get(broker) + " of " + ThreeBrokerCluster.PARTITIONS
+                + " command-log partitions, " + (broker.equals(kafka.activeController()) ? "" : "not ")
+                + "the active controller";
     }
 
     /** The topics whose replication a repaired broker must catch up with. */

@@ -87,7 +87,6 @@ final class ThreeBrokerCluster implements AutoCloseable {
                     .with(ServerSettings.GROUP_SESSION_TIMEOUT_MS, 3_000)
                     .with(ServerSettings.GROUP_HEARTBEAT_INTERVAL_MS, 500)
                     .with(ServerSettings.TRANSACTION_TIMEOUT_MS, 20_000)
-                    .environment("TABLESTREAM_KAFKA_REQUEST_TIMEOUT_MS", "3000")
                     .jvmOption("-Xmx512m")
                     .jvmOption("-Dlogback.configurationFile=" + PRODUCT_LOGGING)
                     .log(Path.of("target", "server-processes", root.getFileName() + "-" + id + ".log").toAbsolutePath());
