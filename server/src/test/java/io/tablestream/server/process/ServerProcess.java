@@ -322,8 +322,10 @@ public final class ServerProcess implements AutoCloseable {
             List<String> command = new ArrayList<>(launcher);
             command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
             // The child's temporary files (RocksDB unpacks its native library there, 15 MiB, removed only at a
-            // normal exit, and children are killed) live in its data directory, which the test deletes.
-            command.add("-Djava.io.tmpdir=" + dataDir.resolve("tmp").toAbsolutePath());
+            // normal exit, and children are killed) go under target/, beside its log, not into /tmp (nor
+            // into its data directory: a child may be a broker, whose log directory holds topics alone).
+            Path tmp = Path.of("target", "server-processes", dataDir.getFileName() + ".tmp").toAbsolutePath();
+            command.add("-Djava.io.tmpdir=" + tmp);
             command.addAll(jvmOptions);
             // For a post-mortem: e.g. -DserverProcess.jvmOptions=-Dlogback.configurationFile=logback-child-debug.xml
             String extra = System.getProperty("serverProcess.jvmOptions", "").strip();
@@ -339,7 +341,8 @@ public final class ServerProcess implements AutoCloseable {
                     || k.equals("KAFKA_BOOTSTRAP_SERVERS"));
             builder.environment().putAll(environment);
             try {
-                Files.createDirectories(dataDir.resolve("tmp"));
+                Files.createDirectories(dataDir);
+                Files.createDirectories(tmp);
                 Files.createDirectories(logFile.getParent());
                 Writer out = Files.newBufferedWriter(logFile, StandardCharsets.UTF_8,
                         java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
