@@ -65,6 +65,8 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 class ConsoleIT {
     private static final Path SCREENSHOTS = Path.of("target", "console-screenshots");
     private static final Path DOWNLOADS = Path.of("target", "console-downloads").toAbsolutePath();
+    /** Chromium's and its driver's temporary files (its profile, its singleton socket): not left in /tmp. */
+    private static final Path BROWSER_TMP = Path.of("target", "console-browser-tmp").toAbsolutePath();
     /** Tables of the timed first page: 10,000 with -Dconsole.tables=10000 (creating them takes over a minute here). */
     private static final int MANY_TABLES = Integer.getInteger("console.tables", 1_000);
 
@@ -88,8 +90,9 @@ class ConsoleIT {
         ChromeOptions options = new ChromeOptions().setBinary(chromium.get().toFile())
                 .addArguments("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
                         "--window-size=1280,1000", "--lang=en-US");
+        Files.createDirectories(BROWSER_TMP);
         ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(driver.get().toFile())
-                .usingAnyFreePort().build();
+                .usingAnyFreePort().withEnvironment(Map.of("TMPDIR", BROWSER_TMP.toString())).build();
         browser = new ChromeDriver(service, options);
         // checked every 20 ms (Selenium's default, 500 ms, spent half a second on nearly every view drawn)
         wait = new WebDriverWait(browser, Duration.ofSeconds(30), Duration.ofMillis(20));
