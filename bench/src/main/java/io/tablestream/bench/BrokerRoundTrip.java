@@ -117,7 +117,8 @@ public final class BrokerRoundTrip {
         }
     }
 
-    private static void delete(Path dir) throws IOException {
+    /** Deletes {@code dir} and everything in it (the benchmarks' scratch directories). */
+    static void delete(Path dir) throws IOException {
         try (Stream<Path> paths = Files.walk(dir)) {
             for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
                 Files.deleteIfExists(path);

@@ -3,12 +3,10 @@ package io.tablestream.bench;
 import io.tablestream.bench.measure.Percentiles;
 import io.tablestream.bench.measure.ThreadCpu;
 import io.tablestream.kafka.embedded.EmbeddedKafkaBroker;
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -94,7 +92,7 @@ public final class KafkaFloor {
                 new KafkaFloor.Stage(bootstrap, suffix, stage, inFlight).run(seconds, warmSeconds);
             }
         } finally {
-            delete(dir);
+            BrokerRoundTrip.delete(dir);
         }
     }
 
@@ -269,14 +267,6 @@ public final class KafkaFloor {
                 if (producer != null) {
                     producer.abortTransaction();
                 }
-            }
-        }
-    }
-
-    private static void delete(Path dir) throws IOException {
-        try (Stream<Path> paths = Files.walk(dir)) {
-            for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(path);
             }
         }
     }
