@@ -1,13 +1,23 @@
 package io.tablestream.server;
 
+import io.tablestream.query.kafka.AdminSettings;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.DescribeClusterOptions;
 
 /**
  * The Kafka client settings an instance gives every client it makes (the stream threads' producers
  * and consumers, the command log's producer, the change feed's and outcomes' consumers, the admin
- * clients) when {@code kafka-bootstrap-servers} names several brokers, unless {@code kafka.<name>}
- * sets them otherwise. On one broker Kafka's own defaults stand: nothing fails over there.
+ * clients) when the cluster has several brokers, unless {@code kafka.<name>} sets them otherwise. On
+ * one broker Kafka's own defaults stand: nothing fails over there. A cluster is taken to have several
+ * brokers when {@code kafka-bootstrap-servers} names several, or, when it names one (a managed
+ * cluster's or a load balancer's single name), when the cluster says so as the instance starts
+ * ({@link #brokersAnswering}).
  *
  * <p>A broker that stops answering while its connections stay open ({@code SIGSTOP}, a frozen VM, a
  * half-open network) is fenced by the controller within {@code broker.session.timeout.ms} (3 s in the
@@ -45,12 +55,37 @@ final class FailoverClientSettings {
     private FailoverClientSettings() {
     }
 
-    /** The settings for a cluster reached through {@code bootstrapServers}: these on several brokers, none on one. */
-    static Map<String, String> forCluster(String bootstrapServers) {
-        long brokers = Arrays.stream(bootstrapServers.split(",")).filter(address -> !address.isBlank()).count();
-        return brokers > 1 ? Map.of("request.timeout.ms", Integer.toString(REQUEST_TIMEOUT_MS),
+    /**
+     * The settings for a cluster reached through {@code bootstrapServers} and known to have
+     * {@code brokersFound} brokers (0 when not asked): these on several brokers, none on one.
+     */
+    static Map<String, String> forCluster(String bootstrapServers, int brokersFound) {
+        boolean several = Math.max(addresses(bootstrapServers), brokersFound) > 1;
+        return several ? Map.of("request.timeout.ms", Integer.toString(REQUEST_TIMEOUT_MS),
                 "metadata.max.age.ms", Integer.toString(METADATA_MAX_AGE_MS),
                 "reconnect.backoff.ms", Integer.toString(RECONNECT_BACKOFF_MS),
                 "reconnect.backoff.max.ms", Integer.toString(RECONNECT_BACKOFF_MS)) : Map.of();
+    }
+
+    /** How many broker addresses {@code bootstrapServers} names. */
+    static long addresses(String bootstrapServers) {
+        return Arrays.stream(bootstrapServers.split(",")).filter(address -> !address.isBlank()).count();
+    }
+
+    /**
+     * How many brokers the cluster at {@code bootstrapServers} has, as it answers within {@code timeout}.
+     *
+     * @param clientSettings the {@code kafka.*} settings (security among them); an admin client's are taken
+     * @throws ExecutionException when the cluster refuses or the request fails
+     * @throws TimeoutException when it does not answer in time
+     */
+    static int brokersAnswering(String bootstrapServers, Map<String, String> clientSettings, Duration timeout)
+            throws ExecutionException, TimeoutException, InterruptedException {
+        int timeoutMs = (int) timeout.toMillis();
+        try (Admin admin = Admin.create(AdminSettings.of(bootstrapServers, "tablestream-cluster-size", timeoutMs,
+                clientSettings))) {
+            return admin.describeCluster(new DescribeClusterOptions().timeoutMs(timeoutMs)).nodes()
+                    .get(timeoutMs + 500L, TimeUnit.MILLISECONDS).size();
+        }
     }
 }

@@ -17,6 +17,7 @@ public final class ServerConfig {
     private final Map<String, String> environment;
     private final Map<String, String> file;
     private final Map<String, String> overrides = new HashMap<>();
+    private volatile int brokersFound;
 
     private ServerConfig(Map<String, String> system, Map<String, String> environment, Map<String, String> file) {
         this.system = system;
@@ -106,9 +107,18 @@ public final class ServerConfig {
      */
     public Map<String, String> kafkaClients() {
         Map<String, String> values = new java.util.TreeMap<>(
-                FailoverClientSettings.forCluster(get(ServerSettings.KAFKA_BOOTSTRAP_SERVERS)));
+                FailoverClientSettings.forCluster(get(ServerSettings.KAFKA_BOOTSTRAP_SERVERS), brokersFound));
         values.putAll(passThrough(ServerSettings.KAFKA_PREFIX));
         return values;
+    }
+
+    /**
+     * Records how many brokers the cluster said it has when the instance started (a cluster given by
+     * one address), so that {@link #kafkaClients()} knows it is a cluster of several.
+     */
+    ServerConfig brokersFound(int brokers) {
+        this.brokersFound = brokers;
+        return this;
     }
 
     /** Sets a pass-through value in code ({@code kafka.<name>} or {@code streams.<name>}), for tests and embedding. */

@@ -130,7 +130,7 @@ class ComposeFileTest {
         assertThat(Integer.parseInt(env.get("TABLESTREAM_STANDBY_REPLICAS"))).isEqualTo(1);
         int session = Integer.parseInt(env.get("TABLESTREAM_GROUP_SESSION_TIMEOUT_MS"));
         // several bootstrap brokers: every instance gives its Kafka clients the fail-over settings
-        int clientsRequestTimeout = Integer.parseInt(FailoverClientSettings.forCluster(env.get("KAFKA_BOOTSTRAP_SERVERS"))
+        int clientsRequestTimeout = Integer.parseInt(FailoverClientSettings.forCluster(env.get("KAFKA_BOOTSTRAP_SERVERS"), 0)
                 .get("request.timeout.ms"));
         assertThat(tablestreams()).allSatisfy(s -> assertThat(environment(s)).as(s + ": the fail-over client settings stand")
                 .doesNotContainKeys("TABLESTREAM_KAFKA_REQUEST_TIMEOUT_MS", "TABLESTREAM_KAFKA_METADATA_MAX_AGE_MS"));

@@ -7,9 +7,14 @@ import com.azure.data.tables.TableClient;
 import com.azure.data.tables.models.ListTablesOptions;
 import com.azure.data.tables.models.TableEntity;
 import io.tablestream.server.ChangeFeedRecords;
+import io.tablestream.server.RawTableClient;
+import io.tablestream.server.ServerConfig;
+import io.tablestream.server.ServerSettings;
 import io.tablestream.server.TableNames;
+import io.tablestream.server.TablestreamServer;
 import io.tablestream.testsupport.BrokerCluster;
 import io.tablestream.testsupport.NetworkNamespace;
+import io.tablestream.testsupport.TestDirectories;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -317,6 +322,33 @@ class BrokerFaultsIT {
         } else {
             assertThat(verdict.answeredWrites() + verdict.transactedRows() + verdict.asyncAccepted())
                     .as("acknowledged writes checked (sync, rows of transactions, async)").isGreaterThan(50);
+        }
+    }
+
+    @Test
+    @Order(8)
+    void anInstanceGivenOneBrokersAddressLearnsTheClusterHasThreeAndItsClientsFailOver() throws Exception {
+        String oneAddress = kafka.bootstrapServers().split(",")[0];
+        Path dataDir = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "one-address");
+        ServerConfig config = ServerConfig.of(Map.of(
+                ServerSettings.PORT, 0,
+                ServerSettings.DATA_DIR, dataDir,
+                ServerSettings.KAFKA_BOOTSTRAP_SERVERS, oneAddress,
+                ServerSettings.TOPIC_PREFIX, "one-address",
+                ServerSettings.PARTITIONS, 1,
+                ServerSettings.STREAM_THREADS, 1));
+        assertThat(config.kafkaClients()).as("before the start: one address, so Kafka's own settings")
+                .doesNotContainKey("request.timeout.ms");
+        try (TablestreamServer server = TablestreamServer.start(config)) {
+            assertThat(config.kafkaClients()).as("the settings every client of the instance got")
+                    .containsEntry("request.timeout.ms", "2000")
+                    .containsEntry("metadata.max.age.ms", "3000")
+                    .containsEntry("reconnect.backoff.max.ms", "1000");
+            RawTableClient.Response created = new RawTableClient(server.port()).send("POST", "Tables",
+                    "{\"TableName\":\"" + TableNames.unique("OneAddress") + "\"}");
+            assertThat(created.status()).as("a table created through it").isEqualTo(201);
+        } finally {
+            TestDirectories.delete(dataDir);
         }
     }
 
