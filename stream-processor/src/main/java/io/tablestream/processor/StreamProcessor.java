@@ -417,7 +417,7 @@ public final class StreamProcessor implements AutoCloseable {
         // handed its outcome in the process, one on another instance gets it through the command log's own
         // producer (no linger), and a commit sends whatever is left. With 2 ms, a write one at a time sent
         // one produce per write or two, in the middle of the next write's trip through the broker; with
-        // 20 ms, one per twenty: a lone write's p50 0.65-0.76 against 0.77-0.92 ms (docs/performance.md, "A lone
+        // 20 ms, one per twenty: a lone write's p50 0.65-0.76 against 0.77-0.94 ms (docs/performance.md, "A lone
         // write's hops"). Only an outcome nobody here waits for travels on the outcomes topic.
         p.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), TASK_PRODUCER_LINGER.toMillis());
         // Under transactions v2 a transaction's first batch to a partition whose previous transaction's
