@@ -78,6 +78,8 @@ public final class StreamProcessor implements AutoCloseable {
     private static final Duration ADMIN_CLOSE = Duration.ofSeconds(5);
     /** How often start-up looks whether every active task is readable: a look is cheap, and start-up waits on it. */
     private static final Duration READABLE_CHECK = Duration.ofMillis(10);
+    /** How long the tasks' producers gather outputs before sending them (see streamsProperties). */
+    static final Duration TASK_PRODUCER_LINGER = Duration.ofMillis(20);
 
     private final StreamProcessorConfig config;
     private final Topics topics;
@@ -411,8 +413,13 @@ public final class StreamProcessor implements AutoCloseable {
         // Disabled, a task with nothing buffered is skipped at once; the order of its records is the
         // same (one partition).
         p.put(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG, StreamsConfig.MAX_TASK_IDLE_MS_DISABLED);
-        // Measured: the producers' linger costs ~100 ms per lone command at Kafka Streams' default (100 ms).
-        p.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), 2);
+        // The tasks' outputs (changelogs, change events) wait for no answer: a waiter on this instance is
+        // handed its outcome in the process, one on another instance gets it through the command log's own
+        // producer (no linger), and a commit sends whatever is left. With 2 ms, a write one at a time sent
+        // one produce per write or two, in the middle of the next write's trip through the broker; with
+        // 20 ms, one per twenty: a lone write's p50 0.65-0.76 against 0.77-0.94 ms (docs/performance.md, "A lone
+        // write's hops"). Only an outcome nobody here waits for travels on the outcomes topic.
+        p.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), TASK_PRODUCER_LINGER.toMillis());
         // Under transactions v2 a transaction's first batch to a partition whose previous transaction's
         // marker is still being written there is refused (CONCURRENT_TRANSACTIONS) and sent again after
         // retry.backoff.ms, doubling up to retry.backoff.max.ms (100 ms and 1 s by default). On replicated

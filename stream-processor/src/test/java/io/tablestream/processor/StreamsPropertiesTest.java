@@ -43,6 +43,17 @@ class StreamsPropertiesTest {
     }
 
     @Test
+    void tasksProducersGatherOutputsForLessThanACommitIntervalUnlessOverridden() {
+        StreamProcessorConfig config = TestProcessorConfig.of("127.0.0.1:9092", "t", Path.of("/tmp/unused"));
+        String linger = StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG);
+        Properties p = StreamProcessor.streamsProperties(config);
+        // a commit sends whatever is left: a linger as long as the commit interval would gather nothing more
+        assertThat(p.get(linger)).isEqualTo(StreamProcessor.TASK_PRODUCER_LINGER.toMillis());
+        assertThat(StreamProcessor.TASK_PRODUCER_LINGER).isLessThan(config.commitInterval());
+        assertThat(StreamProcessor.streamsProperties(config.withOverrides(Map.of(linger, "2"))).get(linger)).isEqualTo("2");
+    }
+
+    @Test
     void theTransactionTimeoutIsTheProducersSettingElseKafkaStreamsDefault() {
         StreamProcessorConfig config = TestProcessorConfig.of("127.0.0.1:9092", "t", Path.of("/tmp/unused"));
         assertThat(StreamProcessor.transactionTimeout(StreamProcessor.streamsProperties(config))).isEqualTo(Duration.ofSeconds(10));
