@@ -347,15 +347,24 @@ public final class CommittedKeyValueStore implements KeyValueStore<Bytes, byte[]
         if (p != null) {
             return p.value();
         }
-        long stamp = gets.readLock();
+        long stamp = getStarts();
         try {
             requireOpen();
             return db.get(data, key.get());
         } catch (RocksDBException e) {
             throw new ProcessorStateException("Cannot read store " + name, e);
         } finally {
-            gets.unlockRead(stamp);
+            getEnds(stamp);
         }
+    }
+
+    /** A get of the files begins: a close waits until it {@link #getEnds}. */
+    long getStarts() {
+        return gets.readLock();
+    }
+
+    void getEnds(long stamp) {
+        gets.unlockRead(stamp);
     }
 
     @Override

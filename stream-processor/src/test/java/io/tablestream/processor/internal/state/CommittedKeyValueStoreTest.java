@@ -274,4 +274,22 @@ class CommittedKeyValueStoreTest {
         assertThat(failure.get()).isNull();
         assertThat(refused.get()).isEqualTo(readers);
     }
+
+    @Test
+    void aCloseFreesTheDatabaseOnlyOnceTheGetUnderWayEnds() throws Exception {
+        CommittedKeyValueStore store = open();
+        store.put(key("a"), value("1"));
+        TransactionBoundStores.committed(Map.of(CHANGELOG, 1L));
+        long inFlight = store.getStarts(); // a get between its check of the store and RocksDB's read
+        Thread closer = new Thread(store::close);
+        closer.start();
+        closer.join(300);
+        assertThat(closer.isAlive()).as("the close waits for the get").isTrue();
+        assertThat(store.isOpen()).isTrue(); // nothing freed yet
+
+        store.getEnds(inFlight);
+        closer.join(10_000);
+        assertThat(closer.isAlive()).isFalse();
+        assertThat(store.isOpen()).isFalse();
+    }
 }
