@@ -56,7 +56,7 @@ final class BulkWriteHandler {
 
     void handle(RequestContext request, Context http) {
         String table = ((ResourcePath.EntityBulk) request.resource()).table();
-        BulkMode mode = BulkMode.parse(http.queryParam(BulkMode.PARAMETER));
+        BulkMode mode = BulkMode.parse(request.queryParam(BulkMode.PARAMETER));
         RequestContentType.requireNdjson(http.header("Content-Type"));
         boolean async = Preferences.parse(Collections.list(http.req().getHeaders(Headers.PREFER))).respondAsync();
         byte[] body = readBody(http);

@@ -103,14 +103,14 @@ final class JobWriteHandlers {
      * range holding the filter's). Without {@code $filter}, 400: Delete Table deletes a whole table.
      */
     void deleteEntities(RequestContext request, Context http) {
-        String text = http.queryParam("$filter");
+        String text = request.queryParam("$filter");
         if (text == null || text.isBlank()) {
             throw TableServiceException.of(ErrorCode.MISSING_REQUIRED_QUERY_PARAMETER, "DELETE of a table's entities"
                     + " takes a $filter saying which to delete (an extension); Delete Table (DELETE /Tables('name'))"
                     + " deletes a whole table.");
         }
         for (String option : QUERY_OPTIONS) {
-            if (http.queryParam(option) != null) {
+            if (request.queryParam(option) != null) {
                 throw TableServiceException.of(ErrorCode.INVALID_QUERY_PARAMETER_VALUE,
                         "A deletion by filter takes $filter only, not " + option + ".");
             }

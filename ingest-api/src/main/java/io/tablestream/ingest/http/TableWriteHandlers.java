@@ -70,7 +70,7 @@ final class TableWriteHandlers {
         request.caller().authorize(Operation.CREATE_TABLE, name.value(), null, null);
         Preferences prefs = Preferences.parse(Collections.list(http.req().getHeaders(Headers.PREFER)));
         boolean content = prefs.returnContentOr(true);
-        MetadataLevel level = content ? ODataResponses.level(http) : null;
+        MetadataLevel level = content ? ODataResponses.level(request, http) : null;
         ODataContext odata = ODataResponses.context(http, request);
         TableCommand command = TableCommand.create(
                 submitter.header(request.account(), request.caller().principal(), true), name, ttl, history);
@@ -159,7 +159,7 @@ final class TableWriteHandlers {
     void dropIndex(RequestContext request, Context http) {
         TableName name = existingName(((ResourcePath.EntityCollection) request.resource()).table());
         request.caller().authorize(Operation.DROP_INDEX, name.value(), null, null);
-        String indexName = http.queryParam("name");
+        String indexName = request.queryParam("name");
         IndexRules.validateName(indexName);
         TableCommand command = TableCommand.dropIndex(
                 submitter.header(request.account(), request.caller().principal(), true), name, indexName);

@@ -1,9 +1,8 @@
 package io.tablestream.protocol.auth;
 
+import io.tablestream.protocol.request.QueryParameters;
 import io.tablestream.protocol.request.ResourcePath;
-import java.io.ByteArrayOutputStream;
 import java.net.InetAddress;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -34,6 +33,14 @@ import java.util.TreeMap;
  */
 public record SignedRequest(String method, String rawPath, Map<String, List<String>> query,
                             Map<String, List<String>> headers, boolean https, InetAddress clientAddress) {
+
+    /**
+     * Every header authentication reads (SharedKey and SharedKeyLite sign the first five, SAS none; the
+     * last carries a forwarding instance's claim, {@link ForwardedClient}): the HTTP layer need hand over
+     * no other. Code here that starts reading another header adds it to this list.
+     */
+    public static final List<String> HEADERS_READ = List.of("Authorization", "Content-MD5", "Content-Type", "Date",
+            "x-ms-date", ForwardedClient.HEADER);
 
     public SignedRequest {
         method = Objects.requireNonNull(method, "method").toUpperCase(Locale.ROOT);
@@ -114,67 +121,16 @@ public record SignedRequest(String method, String rawPath, Map<String, List<Stri
 
     /**
      * Splits and decodes a raw query string ({@code a=1&b=x%20y}). {@code +} decodes to a space, as
-     * the storage service reads it; a name without {@code =} gets an empty value.
+     * the storage service reads it; a name without {@code =} gets an empty value; a malformed escape
+     * is kept as it is ({@link QueryParameters#decoded}).
      */
     public static Map<String, List<String>> parseQuery(String rawQuery) {
-        Map<String, List<String>> out = new LinkedHashMap<>();
-        parseQueryInto(rawQuery, out);
-        return out;
+        return QueryParameters.parse(rawQuery).decoded();
     }
 
-    /** Adds the parameters of {@code rawQuery} to {@code out}, as {@link #parseQuery} reads them. */
-    private static void parseQueryInto(String rawQuery, Map<String, List<String>> out) {
-        if (rawQuery == null || rawQuery.isEmpty()) {
-            return;
-        }
-        for (String pair : rawQuery.split("&", -1)) {
-            if (pair.isEmpty()) {
-                continue;
-            }
-            int eq = pair.indexOf('=');
-            String name = percentDecode(eq < 0 ? pair : pair.substring(0, eq), true);
-            String value = eq < 0 ? "" : percentDecode(pair.substring(eq + 1), true);
-            out.computeIfAbsent(name, k -> new ArrayList<>()).add(value);
-        }
-    }
-
-    /**
-     * Decodes {@code %XX} escapes as UTF-8 (and {@code +} as a space when {@code plusIsSpace}). A
-     * malformed escape is kept as it is, so decoding never fails.
-     */
+    /** {@link QueryParameters#percentDecode}. */
     static String percentDecode(String s, boolean plusIsSpace) {
-        if (s.indexOf('%') < 0 && (!plusIsSpace || s.indexOf('+') < 0)) {
-            return s;
-        }
-        StringBuilder out = new StringBuilder(s.length());
-        ByteArrayOutputStream escaped = new ByteArrayOutputStream();
-        int i = 0;
-        while (i < s.length()) {
-            char c = s.charAt(i);
-            if (c == '%' && i + 2 < s.length() && hex(s.charAt(i + 1)) >= 0 && hex(s.charAt(i + 2)) >= 0) {
-                escaped.write(hex(s.charAt(i + 1)) * 16 + hex(s.charAt(i + 2)));
-                i += 3;
-                continue;
-            }
-            if (escaped.size() > 0) {
-                out.append(escaped.toString(StandardCharsets.UTF_8));
-                escaped.reset();
-            }
-            out.append(c == '+' && plusIsSpace ? ' ' : c);
-            i++;
-        }
-        if (escaped.size() > 0) {
-            out.append(escaped.toString(StandardCharsets.UTF_8));
-        }
-        return out.toString();
-    }
-
-    private static int hex(char c) {
-        if (c >= '0' && c <= '9') {
-            return c - '0';
-        }
-        char l = Character.toLowerCase(c);
-        return l >= 'a' && l <= 'f' ? l - 'a' + 10 : -1;
+        return QueryParameters.percentDecode(s, plusIsSpace);
     }
 
     private static Map<String, List<String>> freeze(Map<String, List<String>> in, boolean caseInsensitive) {
@@ -198,6 +154,8 @@ public record SignedRequest(String method, String rawPath, Map<String, List<Stri
         private String method;
         private String rawPath;
         private final Map<String, List<String>> query = new LinkedHashMap<>();
+        /** Parameters taken from one {@link QueryParameters} while no other was added; else in {@link #query}. */
+        private Map<String, List<String>> parsed;
         private final Map<String, List<String>> headers = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
         private boolean https;
         private InetAddress clientAddress;
@@ -218,12 +176,31 @@ public record SignedRequest(String method, String rawPath, Map<String, List<Stri
 
         /** Adds the parameters of a raw (encoded) query string. */
         public Builder rawQuery(String rawQuery) {
-            parseQueryInto(rawQuery, query);
+            return query(QueryParameters.parse(rawQuery));
+        }
+
+        /** Adds the parameters of a query string already split ({@link QueryParameters#decoded}). */
+        public Builder query(QueryParameters parameters) {
+            if (query.isEmpty() && parsed == null) {
+                parsed = parameters.decoded(); // the only ones so far: taken as they are, copied once by build()
+            } else {
+                addAll(parameters.decoded());
+            }
             return this;
+        }
+
+        private void addAll(Map<String, List<String>> parameters) {
+            if (parsed != null) {
+                Map<String, List<String>> first = parsed;
+                parsed = null;
+                addAll(first);
+            }
+            parameters.forEach((name, values) -> query.computeIfAbsent(name, x -> new ArrayList<>()).addAll(values));
         }
 
         /** Adds one decoded query parameter value. */
         public Builder queryParameter(String name, String decodedValue) {
+            addAll(Map.of());
             query.computeIfAbsent(name, x -> new ArrayList<>()).add(decodedValue);
             return this;
         }
@@ -244,7 +221,7 @@ public record SignedRequest(String method, String rawPath, Map<String, List<Stri
         }
 
         public SignedRequest build() {
-            return new SignedRequest(method, rawPath, query, headers, https, clientAddress);
+            return new SignedRequest(method, rawPath, parsed != null ? parsed : query, headers, https, clientAddress);
         }
     }
 }

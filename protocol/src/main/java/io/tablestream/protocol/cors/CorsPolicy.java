@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.TreeSet;
+import java.util.function.Supplier;
 import java.util.regex.Pattern;
 
 /**
@@ -141,6 +142,14 @@ public final class CorsPolicy {
      *                            exposed-header entries ({@code x-ms-*}) are matched against
      */
     public CorsHeaders actualRequest(String method, String origin, Collection<String> responseHeaderNames) {
+        return actualRequest(method, origin, () -> responseHeaderNames);
+    }
+
+    /**
+     * {@link #actualRequest(String, String, Collection)} with the response's header names asked for
+     * only when a prefixed exposed-header entry needs them (most answers get no CORS header at all).
+     */
+    public CorsHeaders actualRequest(String method, String origin, Supplier<Collection<String>> responseHeaderNames) {
         if (rules.isEmpty()) {
             return CorsHeaders.NONE;
         }
@@ -167,19 +176,19 @@ public final class CorsPolicy {
     }
 
     private static CorsHeaders shared(String allowOrigin, boolean credentials, boolean vary, CorsRule rule,
-                                      Collection<String> responseHeaderNames) {
+                                      Supplier<Collection<String>> responseHeaderNames) {
         String exposed = exposedHeaders(rule.exposedHeaders(), responseHeaderNames);
         return new CorsHeaders(Optional.of(allowOrigin), Optional.empty(), Optional.empty(), OptionalInt.empty(),
                 credentials, exposed.isEmpty() ? Optional.empty() : Optional.of(exposed), vary);
     }
 
     /** The literal entries as written, and for each prefix entry the response's headers it covers. */
-    private static String exposedHeaders(List<String> entries, Collection<String> responseHeaderNames) {
+    private static String exposedHeaders(List<String> entries, Supplier<Collection<String>> responseHeaderNames) {
         Map<String, String> out = new LinkedHashMap<>();
         for (String e : entries) {
             if (CorsRule.isPrefixEntry(e)) {
                 String prefix = e.substring(0, e.length() - 1).toLowerCase(Locale.ROOT);
-                for (String h : responseHeaderNames) {
+                for (String h : responseHeaderNames.get()) {
                     if (h.toLowerCase(Locale.ROOT).startsWith(prefix)) {
                         out.putIfAbsent(h.toLowerCase(Locale.ROOT), h);
                     }

@@ -35,7 +35,7 @@ public final class ODataResponses {
     }
 
     /** The metadata level of the response body, from {@code $format} and {@code Accept}. */
-    public static MetadataLevel level(Context http) {
-        return MetadataLevel.negotiate(http.queryParam("$format"), http.header("Accept"));
+    public static MetadataLevel level(RequestContext request, Context http) {
+        return MetadataLevel.negotiate(request.queryParam("$format"), http.header("Accept"));
     }
 }

@@ -1,6 +1,7 @@
 package io.tablestream.protocol.http;
 
 import io.tablestream.protocol.request.Operation;
+import io.tablestream.protocol.request.QueryParameters;
 import io.tablestream.protocol.request.ResourcePath;
 import java.time.Instant;
 import java.util.Objects;
@@ -27,6 +28,7 @@ public final class RequestContext {
     private ResourcePath resource;
     private Operation operation;
     private Caller caller;
+    private QueryParameters query;
 
     public RequestContext(Instant receivedAt, String clientRequestId, String version) {
         this.receivedAt = Objects.requireNonNull(receivedAt);
@@ -107,6 +109,23 @@ public final class RequestContext {
         return operation;
     }
 
+    /**
+     * The first value of query parameter {@code name}, or null: read as Javalin reads it (a value with
+     * a malformed escape counts as absent), from the one split of the query string the signature
+     * checks use too ({@link QueryParameters}).
+     */
+    public String queryParam(String name) {
+        return query().first(name);
+    }
+
+    /** The request's query string, split once. */
+    public QueryParameters query() {
+        if (query == null) {
+            throw new IllegalStateException("the query string is not read yet");
+        }
+        return query;
+    }
+
     public Caller caller() {
         if (caller == null) {
             throw new IllegalStateException("the request is not authenticated yet");
@@ -118,6 +137,10 @@ public final class RequestContext {
         this.account = target.account();
         this.secondary = target.secondary();
         this.resource = target.resource();
+    }
+
+    void query(QueryParameters query) {
+        this.query = query;
     }
 
     void operation(Operation operation) {

@@ -11,7 +11,7 @@ import io.tablestream.protocol.request.Operation;
 import jakarta.servlet.http.HttpServletRequest;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
-import java.util.Collections;
+import java.util.Enumeration;
 import java.util.Map;
 import java.util.function.Supplier;
 
@@ -29,7 +29,7 @@ public final class SignedCallerAuthenticator implements Authenticator {
 
     @Override
     public Caller authenticate(RequestContext request, Context http) {
-        SignedRequest signed = signedRequest(http);
+        SignedRequest signed = signedRequest(request, http);
         Principal principal = authentication.authenticate(signed);
         ServiceVersion.requireNamedBy(principal.kind(), http.header(Headers.VERSION));
         return new PrincipalCaller(principal,
@@ -39,23 +39,27 @@ public final class SignedCallerAuthenticator implements Authenticator {
 
     @Override
     public Caller authenticateAccountKey(RequestContext request, Context http) {
-        SignedRequest signed = signedRequest(http);
+        SignedRequest signed = signedRequest(request, http);
         io.tablestream.protocol.auth.Principal principal = authentication.authenticateAccountKey(signed);
         return new PrincipalCaller(principal, () -> Map.of(Authentication.forwardedClientHeader(),
                 authentication.attestForwarding(signed, principal.account())));
     }
 
-    /** The request as signatures see it: the path exactly as received, the headers, the query. */
-    static SignedRequest signedRequest(Context http) {
+    /**
+     * The request as signatures see it: the path exactly as received, the headers authentication
+     * reads ({@link SignedRequest#HEADERS_READ}), the query as the pipeline split it.
+     */
+    static SignedRequest signedRequest(RequestContext request, Context http) {
         HttpServletRequest req = http.req();
         SignedRequest.Builder b = SignedRequest.builder()
                 .method(req.getMethod())
                 .rawPath(req.getRequestURI())
-                .rawQuery(req.getQueryString())
+                .query(request.query())
                 .https(req.isSecure());
-        for (String name : Collections.list(req.getHeaderNames())) {
-            for (String value : Collections.list(req.getHeaders(name))) {
-                b.header(name, value);
+        for (String name : SignedRequest.HEADERS_READ) {
+            Enumeration<String> values = req.getHeaders(name);
+            while (values.hasMoreElements()) {
+                b.header(name, values.nextElement());
             }
         }
         try {

@@ -14,6 +14,7 @@ import io.tablestream.protocol.cors.CorsHeaders;
 import io.tablestream.protocol.cors.CorsPolicies;
 import io.tablestream.protocol.cors.CorsPolicy;
 import io.tablestream.protocol.request.Operation;
+import io.tablestream.protocol.request.QueryParameters;
 import io.tablestream.protocol.request.ResourcePath;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -188,6 +189,8 @@ public final class TableServiceEndpoint {
         RequestContext request = new RequestContext(clock.instant(), http.header(Headers.CLIENT_REQUEST_ID),
                 http.header(Headers.VERSION));
         http.attribute(CONTEXT_ATTRIBUTE, request);
+        // One split of the query string, for the signature and the handlers alike (Javalin's own parse is never asked for).
+        request.query(QueryParameters.parse(http.req().getQueryString(), http::characterEncoding));
         long maxBodyBytes = maxRequestBytes.getAsLong();
         // over what any operation takes: refused before anything else is read
         RequestFraming.refuseDeclaredLengthOver(Operation.BULK_WRITE.maxBodyBytes(maxBodyBytes), http);
@@ -199,7 +202,7 @@ public final class TableServiceEndpoint {
         ServiceVersion.require(http.header(Headers.VERSION));
         List<String> xMethod = java.util.Collections.list(http.req().getHeaders(Headers.X_HTTP_METHOD));
         request.operation(OperationResolver.resolve(http.req().getMethod(), xMethod, request.resource(),
-                http.queryParam("comp"), http.queryParam("restype"), http.header(Headers.IF_MATCH) != null));
+                request.queryParam("comp"), request.queryParam("restype"), http.header(Headers.IF_MATCH) != null));
         RequestFraming.refuseDeclaredLengthOver(request.operation().maxBodyBytes(maxBodyBytes), http);
         Locations.check(request.operation(), request.secondaryLocation());
         if (request.operation() != Operation.PREFLIGHT) {
@@ -316,7 +319,7 @@ public final class TableServiceEndpoint {
         }
         CorsHeaders headers;
         try {
-            headers = cors.forAccount(request.account()).actualRequest(method, origin, http.res().getHeaderNames());
+            headers = cors.forAccount(request.account()).actualRequest(method, origin, () -> http.res().getHeaderNames());
         } catch (TableServiceException e) {
             // The rules cannot be read right now (the registry is not ready): answer without CORS headers.
             LOG.debug("Request {}: CORS rules of {} unavailable ({})", request.requestId(), request.account(),

@@ -60,7 +60,7 @@ public record EntityWriteRequest(Operation operation, String table, String parti
     public static EntityWriteRequest fromRequest(RequestContext request, Context http) {
         return of(request.operation(), request.resource(),
                 Collections.list(http.req().getHeaders(Headers.IF_MATCH)), http.header(Headers.IF_NONE_MATCH) != null,
-                Collections.list(http.req().getHeaders(Headers.PREFER)), http.queryParam("$format"),
+                Collections.list(http.req().getHeaders(Headers.PREFER)), request.queryParam("$format"),
                 http.header("Accept"), http::bodyAsBytes);
     }
 

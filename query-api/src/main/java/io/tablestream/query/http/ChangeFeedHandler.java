@@ -94,8 +94,8 @@ public final class ChangeFeedHandler {
 
     void readChanges(RequestContext request, Context http) {
         String tableName = ((ResourcePath.EntityChanges) request.resource()).table();
-        String cursorToken = http.queryParam(CURSOR);
-        String from = http.queryParam(FROM);
+        String cursorToken = request.queryParam(CURSOR);
+        String from = request.queryParam(FROM);
         String accept = http.header("Accept");
         boolean stream = accept != null && accept.contains(EVENT_STREAM);
         if (stream && cursorToken == null && from == null) {
@@ -106,7 +106,7 @@ public final class ChangeFeedHandler {
                 : deletedTableOf(given, request.account(), tableName)
                         .orElseGet(() -> tables.require(request.account(), tableName));
         String name = table.name().value();
-        String partitionKey = http.queryParam("PartitionKey");
+        String partitionKey = request.queryParam("PartitionKey");
         if (partitionKey != null) {
             Keys.validatePartitionKey(partitionKey);
         }
@@ -115,8 +115,8 @@ public final class ChangeFeedHandler {
             throw TableServiceException.of(ErrorCode.TABLE_NOT_FOUND,
                     "The table was deleted: its change feed ended with its TableDeleted event.");
         }
-        int top = top(http.queryParam("$top"));
-        Duration wait = Duration.ofSeconds(waitSeconds(http.queryParam(WAIT)));
+        int top = top(request.queryParam("$top"));
+        Duration wait = Duration.ofSeconds(waitSeconds(request.queryParam(WAIT)));
         if ((cursorToken == null) == (from == null)) {
             throw TableServiceException.of(ErrorCode.INVALID_QUERY_PARAMETER_VALUE,
                     "Read the change feed from a cursor (cursor=…, from an earlier answer) or from a start"
@@ -157,8 +157,8 @@ public final class ChangeFeedHandler {
         }
         long deadline = System.nanoTime() + wait.toNanos();
         // An event stream's JSON takes its metadata level from $format (none by default), its Accept being the stream's.
-        String format = http.queryParam("$format");
-        MetadataLevel level = !stream ? ODataResponses.level(http)
+        String format = request.queryParam("$format");
+        MetadataLevel level = !stream ? ODataResponses.level(request, http)
                 : format == null ? MetadataLevel.NO : MetadataLevel.negotiate(format, null);
         ODataContext odata = ODataResponses.context(http, request).withTable(table.name());
         if (stream) {

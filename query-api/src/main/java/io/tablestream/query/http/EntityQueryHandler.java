@@ -43,12 +43,12 @@ record EntityQueryHandler(TableLookup tables, PartitionReads reads) {
         String tableName = ((ResourcePath.EntityCollection) request.resource()).table();
         TableRecord table = tables.require(request.account(), tableName);
         request.caller().authorize(Operation.QUERY_ENTITIES, table.name().value(), null, null);
-        EntityQuery asked = EntityQuery.of(http.queryParam("$filter"), http.queryParam("$select"),
-                http.queryParam("$top"), http.queryParam(OrderBy.PARAMETER), http.queryParam("NextPartitionKey"),
-                http.queryParam("NextRowKey"), request.caller().readableKeys(table.name().value()));
+        EntityQuery asked = EntityQuery.of(request.queryParam("$filter"), request.queryParam("$select"),
+                request.queryParam("$top"), request.queryParam(OrderBy.PARAMETER), request.queryParam("NextPartitionKey"),
+                request.queryParam("NextRowKey"), request.caller().readableKeys(table.name().value()));
         EntityQuery query = asked.onTable(table.indexes(), PartitionReads.asOf(request, http, table));
         query.indexName().ifPresent(name -> http.header(Headers.INDEX, name));
-        MetadataLevel level = ODataResponses.level(http);
+        MetadataLevel level = ODataResponses.level(request, http);
         ODataContext odata = ODataResponses.context(http, request).withTable(table.name());
         read(request, http, table, query, page -> writeFeed(request, http, level, odata, query, page));
     }
@@ -64,13 +64,13 @@ record EntityQueryHandler(TableLookup tables, PartitionReads reads) {
         TableRecord table = tables.require(request.account(), tableName);
         request.caller().authorize(Operation.COUNT_ENTITIES, table.name().value(), null, null);
         for (String option : List.of("$top", "$select", OrderBy.PARAMETER)) {
-            if (http.queryParam(option) != null) {
+            if (request.queryParam(option) != null) {
                 throw TableServiceException.of(ErrorCode.INVALID_QUERY_PARAMETER_VALUE,
                         "A count takes $filter (and a continuation) only, not " + option + ".");
             }
         }
-        EntityQuery counted = EntityQuery.count(http.queryParam("$filter"), http.queryParam("NextPartitionKey"),
-                http.queryParam("NextRowKey"), request.caller().readableKeys(table.name().value()));
+        EntityQuery counted = EntityQuery.count(request.queryParam("$filter"), request.queryParam("NextPartitionKey"),
+                request.queryParam("NextRowKey"), request.caller().readableKeys(table.name().value()));
         EntityQuery query = PartitionReads.asOf(request, http, table).map(counted::asOf).orElse(counted);
         read(request, http, table, query, page -> {
             ResponseHeaders.standard(http, request);

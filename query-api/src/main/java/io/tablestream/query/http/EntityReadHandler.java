@@ -40,8 +40,8 @@ record EntityReadHandler(TableLookup tables, EntityStore store, PartitionReads r
         ResourcePath.EntityItem item = (ResourcePath.EntityItem) request.resource();
         TableRecord table = tables.require(request.account(), item.table());
         request.caller().authorize(Operation.GET_ENTITY, table.name().value(), item.partitionKey(), item.rowKey());
-        Select select = Select.parse(http.queryParam("$select"));
-        MetadataLevel level = ODataResponses.level(http);
+        Select select = Select.parse(request.queryParam("$select"));
+        MetadataLevel level = ODataResponses.level(request, http);
         ODataContext odata = ODataResponses.context(http, request).withTable(table.name());
         Optional<EdmDateTime> asOf = PartitionReads.asOf(request, http, table);
         readWhereTheEntityIs(request, http, table, item.partitionKey(), item.rowKey(),
@@ -72,9 +72,9 @@ record EntityReadHandler(TableLookup tables, EntityStore store, PartitionReads r
             throw TableServiceException.of(ErrorCode.RESOURCE_NOT_FOUND, "The table keeps no entity history: create"
                     + " it with " + History.RETENTION_PROPERTY + " in the Create Table body to keep one.");
         }
-        int top = EntityQuery.top(http.queryParam("$top"));
-        EdmDateTime from = HistoryPage.resumeAt(http.queryParam(HistoryPage.NEXT_VERSION));
-        MetadataLevel level = ODataResponses.level(http);
+        int top = EntityQuery.top(request.queryParam("$top"));
+        EdmDateTime from = HistoryPage.resumeAt(request.queryParam(HistoryPage.NEXT_VERSION));
+        MetadataLevel level = ODataResponses.level(request, http);
         ODataContext odata = ODataResponses.context(http, request).withTable(table.name());
         EdmDateTime horizon = History.horizon(EdmDateTime.of(request.receivedAt()), table.historyRetentionSeconds());
         readWhereTheEntityIs(request, http, table, item.partitionKey(), item.rowKey(),

@@ -89,7 +89,7 @@ final class PartitionReads {
 
     /** The past time a read asks for ({@link PointInTime}), checked against the table; empty for a plain read. */
     static Optional<EdmDateTime> asOf(RequestContext request, Context http, TableRecord table) {
-        return PointInTime.parse(http.queryParam(PointInTime.PARAMETER), table, EdmDateTime.of(request.receivedAt()),
+        return PointInTime.parse(request.queryParam(PointInTime.PARAMETER), table, EdmDateTime.of(request.receivedAt()),
                 http.header(Headers.FORWARDED) != null);
     }
 

@@ -29,7 +29,7 @@ import java.util.List;
 record TableQueryHandler(TableRegistry registry, TableLookup tables, int tableScanBudget) {
     void handle(RequestContext request, Context http) {
         request.caller().authorize(Operation.QUERY_TABLES, null, null, null);
-        MetadataLevel level = ODataResponses.level(http);
+        MetadataLevel level = ODataResponses.level(request, http);
         ODataContext odata = ODataResponses.context(http, request);
         if (request.resource() instanceof ResourcePath.TableItem item) {
             TableRecord table = tables.require(request.account(), item.name());
@@ -37,9 +37,9 @@ record TableQueryHandler(TableRegistry registry, TableLookup tables, int tableSc
             http.result(ResponseBodies.write(out -> TableJsonWriter.writeTable(out, odata, table, level)));
             return;
         }
-        Filter filter = Filter.parse(http.queryParam("$filter"));
-        int top = EntityQuery.top(http.queryParam("$top"));
-        String from = TableContinuation.fromQuery(http.queryParam(TableContinuation.NEXT_TABLE_NAME))
+        Filter filter = Filter.parse(request.queryParam("$filter"));
+        int top = EntityQuery.top(request.queryParam("$top"));
+        String from = TableContinuation.fromQuery(request.queryParam(TableContinuation.NEXT_TABLE_NAME))
                 .map(c -> c.tableName().key()).orElse(null);
         List<TableRecord> page = new java.util.ArrayList<>();
         TableName next = null;

@@ -197,4 +197,29 @@ class QueryOptionsIT {
     void rejectsAQueryWithoutAcceptOrFormatAsAtom() {
         assertServiceError(client.get(table + "()").accept(null).send(), 415, "AtomFormatNotSupported");
     }
+
+    /**
+     * A query option whose value holds a malformed escape is read as absent (a value that does not
+     * decode counts for nothing), never refused: the entity comes back whole, in the format Accept
+     * asks for; a later well-formed value of the same option counts.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"%zz", "%4", "%", "N%"})
+    void readsAQueryOptionWhoseValueHasAMalformedEscapeAsAbsent(String malformed) {
+        String entity = table + "(PartitionKey=%27p%27,RowKey=%27r%27)"; // sent as is, over a socket
+        RawTableClient.Response plain = client.get(entity).accept("application/json;odata=nometadata").sendOverSocket();
+
+        RawTableClient.Response r = client.get(entity + "?$select=" + malformed + "&$format=" + malformed)
+                .accept("application/json;odata=nometadata").sendOverSocket();
+
+        assertThat(r.status()).isEqualTo(200);
+        assertThat(r.json()).isEqualTo(plain.json()).containsKey("N");
+        assertThat(r.header("Content-Type")).isEqualTo(plain.header("Content-Type"));
+        RawTableClient.Response later = client.get(entity + "?$select=" + malformed + "&$select=RowKey")
+                .accept("application/json;odata=nometadata").sendOverSocket();
+        assertThat(later.json()).containsKey("RowKey").doesNotContainKey("N");
+        RawTableClient.Response rows = client.get(table + "()?$top=" + malformed).sendOverSocket();
+        assertThat(rows.status()).isEqualTo(200);
+        assertThat(rows.rows()).hasSize(1);
+    }
 }

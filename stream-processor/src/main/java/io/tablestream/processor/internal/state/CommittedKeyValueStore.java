@@ -15,6 +15,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.locks.StampedLock;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.Serializer;
 import org.apache.kafka.common.utils.Bytes;
@@ -67,7 +68,15 @@ public final class CommittedKeyValueStore implements KeyValueStore<Bytes, byte[]
     /** The open transaction's writes; a null value is a delete. */
     private final ConcurrentSkipListMap<Bytes, Pending> pending = new ConcurrentSkipListMap<>();
     private final Set<MergedIterator> openIterators = ConcurrentHashMap.newKeySet();
+    /** Held by a close and by the writes, commits and iterators' openings: none of them runs beside another. */
     private final Object lifecycle = new Object();
+    /**
+     * Held shared by each {@link #get} of the files and exclusively by {@link #close}: a close waits
+     * for the gets under way and frees the database only then, and a get that comes after sees the
+     * store closed. Gets do not wait for each other, nor for a commit writing its batch (RocksDB
+     * takes reads beside writes).
+     */
+    private final StampedLock gets = new StampedLock();
 
     private volatile boolean open;
     private StateStoreContext context;
@@ -338,14 +347,24 @@ public final class CommittedKeyValueStore implements KeyValueStore<Bytes, byte[]
         if (p != null) {
             return p.value();
         }
-        synchronized (lifecycle) {
+        long stamp = getStarts();
+        try {
             requireOpen();
-            try {
-                return db.get(data, key.get());
-            } catch (RocksDBException e) {
-                throw new ProcessorStateException("Cannot read store " + name, e);
-            }
+            return db.get(data, key.get());
+        } catch (RocksDBException e) {
+            throw new ProcessorStateException("Cannot read store " + name, e);
+        } finally {
+            getEnds(stamp);
         }
+    }
+
+    /** A get of the files begins: a close waits until it {@link #getEnds}. */
+    long getStarts() {
+        return gets.readLock();
+    }
+
+    void getEnds(long stamp) {
+        gets.unlockRead(stamp);
     }
 
     @Override
@@ -458,13 +477,18 @@ public final class CommittedKeyValueStore implements KeyValueStore<Bytes, byte[]
             if (!open) {
                 return;
             }
-            open = false;
-            TransactionBoundStores.forget(this);
-            pending.clear();
-            for (MergedIterator it : List.copyOf(openIterators)) {
-                it.close();
+            long stamp = gets.writeLock(); // after every get under way
+            try {
+                open = false;
+                TransactionBoundStores.forget(this);
+                pending.clear();
+                for (MergedIterator it : List.copyOf(openIterators)) {
+                    it.close();
+                }
+                closeNatives();
+            } finally {
+                gets.unlockWrite(stamp);
             }
-            closeNatives();
         }
     }
 

@@ -233,4 +233,63 @@ class CommittedKeyValueStoreTest {
         assertThat(failure.get()).isNull();
         assertThat(scans).isPositive();
     }
+
+    @Test
+    void aCloseWaitsForTheGetsUnderWayAndEveryGetAfterItIsRefused() throws Exception {
+        CommittedKeyValueStore store = open();
+        for (int i = 0; i < 1_000; i++) {
+            store.put(key(String.format("k%04d", i)), value("v" + i));
+        }
+        TransactionBoundStores.committed(Map.of(CHANGELOG, 1L));
+        int readers = 4;
+        java.util.concurrent.CountDownLatch reading = new java.util.concurrent.CountDownLatch(readers);
+        java.util.concurrent.atomic.AtomicReference<Throwable> failure = new java.util.concurrent.atomic.AtomicReference<>();
+        java.util.concurrent.atomic.AtomicInteger refused = new java.util.concurrent.atomic.AtomicInteger();
+        List<Thread> threads = new ArrayList<>();
+        for (int r = 0; r < readers; r++) {
+            int first = r;
+            Thread t = new Thread(() -> {
+                try {
+                    for (int i = first; ; i = (i + 7) % 1_000) {
+                        byte[] got = store.get(key(String.format("k%04d", i)));
+                        assertThat(got).isEqualTo(value("v" + i));
+                        if (i == first + 700) {
+                            reading.countDown(); // gets under way before the close starts
+                        }
+                    }
+                } catch (org.apache.kafka.streams.errors.InvalidStateStoreException closed) {
+                    refused.incrementAndGet();
+                } catch (Throwable t2) {
+                    failure.compareAndSet(null, t2);
+                }
+            });
+            threads.add(t);
+            t.start();
+        }
+        assertThat(reading.await(30, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+        store.close();
+        for (Thread t : threads) {
+            t.join(30_000);
+        }
+        assertThat(failure.get()).isNull();
+        assertThat(refused.get()).isEqualTo(readers);
+    }
+
+    @Test
+    void aCloseFreesTheDatabaseOnlyOnceTheGetUnderWayEnds() throws Exception {
+        CommittedKeyValueStore store = open();
+        store.put(key("a"), value("1"));
+        TransactionBoundStores.committed(Map.of(CHANGELOG, 1L));
+        long inFlight = store.getStarts(); // a get between its check of the store and RocksDB's read
+        Thread closer = new Thread(store::close);
+        closer.start();
+        closer.join(300);
+        assertThat(closer.isAlive()).as("the close waits for the get").isTrue();
+        assertThat(store.isOpen()).isTrue(); // nothing freed yet
+
+        store.getEnds(inFlight);
+        closer.join(10_000);
+        assertThat(closer.isAlive()).isFalse();
+        assertThat(store.isOpen()).isFalse();
+    }
 }
