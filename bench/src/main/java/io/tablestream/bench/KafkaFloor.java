@@ -16,11 +16,13 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.FinalizedVersionRange;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
@@ -98,6 +100,13 @@ public final class KafkaFloor {
                 try (Admin admin = Admin.create(Map.of("bootstrap.servers", bootstrap))) {
                     admin.createTopics(Stream.of(COMMANDS, CHANGELOG, CHANGES)
                             .map(t -> new NewTopic(t + suffix, PARTITIONS, (short) 1)).toList()).all().get();
+                    // The topics exist once the controller has them, but a partition takes produces only once
+                    // the broker has taken it on: a first batch refused before then, with a second already
+                    // appended behind it, leaves an idempotent producer (Kafka 4.3) retrying the first out of
+                    // order until it expires. A partition's leader answers ListOffsets once it has it.
+                    admin.listOffsets(Stream.of(COMMANDS, CHANGELOG, CHANGES)
+                            .flatMap(t -> IntStream.range(0, PARTITIONS).mapToObj(n -> new TopicPartition(t + suffix, n)))
+                            .collect(Collectors.toMap(tp -> tp, tp -> OffsetSpec.latest()))).all().get();
                     if (i == 0) {
                         FinalizedVersionRange tv = admin.describeFeatures().featureMetadata().get()
                                 .finalizedFeatures().get("transaction.version");
