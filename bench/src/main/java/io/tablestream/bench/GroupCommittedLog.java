@@ -1,5 +1,6 @@
 package io.tablestream.bench;
 
+import io.tablestream.bench.measure.Percentiles;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -30,6 +31,8 @@ final class GroupCommittedLog implements AutoCloseable {
     private final LongAdder commits = new LongAdder();
     private final LongAdder committed = new LongAdder();
     private boolean closed;
+    /** How long each commitTransaction took, since the last {@link #restartCommitTimes}. */
+    private volatile Percentiles commitTimes = new Percentiles();
 
     /** Starts one producer and committer per partition of {@code topic}; {@code clientId} names them. */
     GroupCommittedLog(String bootstrap, String topic, int partitions, String clientId) {
@@ -50,6 +53,20 @@ final class GroupCommittedLog implements AutoCloseable {
     /** Records in the transactions committed so far. */
     long committedRecords() {
         return committed.sum();
+    }
+
+    /** Starts measuring commit times afresh; returns the new measure. */
+    Percentiles restartCommitTimes() {
+        commitTimes = new Percentiles();
+        return commitTimes;
+    }
+
+    /** Records the producers have sent again so far (a transaction's first send to a partition is refused
+     *  while the partition's previous transaction is still completing). */
+    long retries() {
+        return owners.stream().mapToLong(o -> o.producer.metrics().entrySet().stream()
+                .filter(m -> m.getKey().name().equals("record-retry-total") && m.getKey().group().equals("producer-metrics"))
+                .mapToLong(m -> ((Number) m.getValue().metricValue()).longValue()).sum()).sum();
     }
 
     /** Commits what was sent, stops the committers and closes the producers (once; later calls do nothing). */
@@ -128,7 +145,9 @@ final class GroupCommittedLog implements AutoCloseable {
                         producer.abortTransaction();
                         return;
                     }
+                    long start = System.nanoTime();
                     producer.commitTransaction();
+                    commitTimes.add(System.nanoTime() - start);
                     commits.increment();
                     committed.add(group.size());
                     group.forEach(f -> f.complete(null));

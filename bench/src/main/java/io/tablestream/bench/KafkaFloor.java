@@ -188,6 +188,8 @@ public final class KafkaFloor {
                         long before = done.get();
                         long commitsBefore = owner ? log.commits() : 0;
                         long committedBefore = owner ? log.committedRecords() : 0;
+                        long retriesBefore = owner ? log.retries() : 0;
+                        Percentiles commitTimes = owner ? log.restartCommitTimes() : null;
                         latency = new Percentiles();
                         ThreadCpu cpu = ThreadCpu.now();
                         long start = System.nanoTime();
@@ -205,8 +207,10 @@ public final class KafkaFloor {
                         }
                         if (owner) {
                             long commits = log.commits() - commitsBefore;
-                            System.out.printf("%s: %,.0f commits/s, %.2f writes per commit%n", name, commits / elapsed,
-                                    (log.committedRecords() - committedBefore) / (double) commits);
+                            System.out.printf("%s: %,.0f commits/s, %.2f writes per commit, commitTransaction p50 %.2f ms,"
+                                    + " p99 %.2f ms; %d records sent again%n", name, commits / elapsed,
+                                    (log.committedRecords() - committedBefore) / (double) commits, commitTimes.millis(50),
+                                    commitTimes.millis(99), log.retries() - retriesBefore);
                         }
                     } finally {
                         writing.set(false);
