@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -32,6 +33,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
@@ -100,13 +102,7 @@ public final class KafkaFloor {
                 try (Admin admin = Admin.create(Map.of("bootstrap.servers", bootstrap))) {
                     admin.createTopics(Stream.of(COMMANDS, CHANGELOG, CHANGES)
                             .map(t -> new NewTopic(t + suffix, PARTITIONS, (short) 1)).toList()).all().get();
-                    // The topics exist once the controller has them, but a partition takes produces only once
-                    // the broker has taken it on: a first batch refused before then, with a second already
-                    // appended behind it, leaves an idempotent producer (Kafka 4.3) retrying the first out of
-                    // order until it expires. A partition's leader answers ListOffsets once it has it.
-                    admin.listOffsets(Stream.of(COMMANDS, CHANGELOG, CHANGES)
-                            .flatMap(t -> IntStream.range(0, PARTITIONS).mapToObj(n -> new TopicPartition(t + suffix, n)))
-                            .collect(Collectors.toMap(tp -> tp, tp -> OffsetSpec.latest()))).all().get();
+                    awaitLeaders(admin, suffix);
                     if (i == 0) {
                         FinalizedVersionRange tv = admin.describeFeatures().featureMetadata().get()
                                 .finalizedFeatures().get("transaction.version");
@@ -117,6 +113,31 @@ public final class KafkaFloor {
             }
         } finally {
             BrokerRoundTrip.delete(dir);
+        }
+    }
+
+    /**
+     * Waits until the broker has taken on every partition of the stage's topics. They exist once the
+     * controller has them, but a partition takes produces only once its leader has it: a first batch
+     * refused before then, with a second appended behind it, leaves an idempotent producer (Kafka 4.3)
+     * retrying the first out of order until it expires. A leader answers ListOffsets once it has the
+     * partition; before the broker knows the topic, the admin client fails it at once, so it is asked again.
+     */
+    private static void awaitLeaders(Admin admin, String suffix) throws Exception {
+        Map<TopicPartition, OffsetSpec> partitions = Stream.of(COMMANDS, CHANGELOG, CHANGES)
+                .flatMap(t -> IntStream.range(0, PARTITIONS).mapToObj(n -> new TopicPartition(t + suffix, n)))
+                .collect(Collectors.toMap(tp -> tp, tp -> OffsetSpec.latest()));
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (true) {
+            try {
+                admin.listOffsets(partitions).all().get();
+                return;
+            } catch (ExecutionException e) {
+                if (!(e.getCause() instanceof UnknownTopicOrPartitionException) || System.nanoTime() > deadline) {
+                    throw e;
+                }
+                Thread.sleep(20); // the broker learns of the topics from the controller's log; nothing to wait on
+            }
         }
     }
 
