@@ -136,11 +136,12 @@ final class GroupCommittedLog implements AutoCloseable {
         }
 
         private void commitInGroups() {
+            List<CompletableFuture<Void>> group = List.of();
             try {
                 producer.initTransactions();
                 while (true) {
                     producer.beginTransaction();
-                    List<CompletableFuture<Void>> group = nextGroup();
+                    group = nextGroup();
                     if (group.isEmpty()) {
                         producer.abortTransaction();
                         return;
@@ -151,6 +152,7 @@ final class GroupCommittedLog implements AutoCloseable {
                     commits.increment();
                     committed.add(group.size());
                     group.forEach(f -> f.complete(null));
+                    group = List.of();
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
@@ -161,6 +163,7 @@ final class GroupCommittedLog implements AutoCloseable {
                     lost = sent;
                     notifyAll();
                 }
+                group.forEach(f -> f.completeExceptionally(e));
                 lost.forEach(f -> f.completeExceptionally(e));
                 throw e;
             }

@@ -41,11 +41,11 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * The CPU a single write's trip through Kafka costs at the least, with nothing of Tablestream's on
  * top: the embedded broker (as the server configures it) and Kafka's clients in one JVM, writers
  * keeping {@code inFlight} writes going, each waiting for its own before sending the next, as HTTP
- * clients do. Three stages, each a floor under a design of the write path:
+ * clients do. Stages, each a floor under a design of the write path:
  * <ul>
  *   <li>{@code ack}: a write is one record, sent by one producer set up like the command log's
  *   (acks=all, idempotent, no linger) and done when the broker acknowledges it (a write decided
- *   before its append and answered at the acknowledgement);</li>
+ *   before its append and answered at the acknowledgement, which is not safe: see {@code owner});</li>
  *   <li>{@code read}: done when one of two consumers set up like the stream threads' (read_committed,
  *   each owning half of the partitions) has read it and handed it back in-process (a write decided by
  *   a consumer of the log, as today);</li>
@@ -58,7 +58,8 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  *   <li>{@code owner}: a write decided by the partition's owner before its append and answered once
  *   durable ({@link GroupCommittedLog}): one record sent to a random partition by that partition's
  *   transactional producer, done when the transaction holding it has committed, commits grouped per
- *   partition (the stage also prints the commits per second and the writes per commit);</li>
+ *   partition (the stage also prints the commits per second, the writes per commit, how long
+ *   commitTransaction took and how many records the producers sent again);</li>
  *   <li>{@code owner-follow}: as {@code owner}, with one read_committed consumer following every
  *   partition off the write's path (a standby or the change feed), and checking at the end that it
  *   read every committed write.</li>
