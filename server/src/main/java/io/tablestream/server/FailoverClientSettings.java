@@ -9,6 +9,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.DescribeClusterOptions;
+import org.apache.kafka.common.KafkaException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The Kafka client settings an instance gives every client it makes (the stream threads' producers
@@ -51,6 +54,9 @@ final class FailoverClientSettings {
     static final int REQUEST_TIMEOUT_MS = 2_000;
     static final int METADATA_MAX_AGE_MS = 3_000;
     static final int RECONNECT_BACKOFF_MS = 1_000;
+    private static final Logger LOG = LoggerFactory.getLogger(FailoverClientSettings.class);
+    /** How long a start waits for a cluster given by one address to say how many brokers it has. */
+    private static final Duration CLUSTER_SIZE_WAIT = Duration.ofSeconds(15);
 
     private FailoverClientSettings() {
     }
@@ -86,6 +92,34 @@ final class FailoverClientSettings {
                 clientSettings))) {
             return admin.describeCluster(new DescribeClusterOptions().timeoutMs(timeoutMs)).nodes()
                     .get(timeoutMs + 500L, TimeUnit.MILLISECONDS).size();
+        }
+    }
+
+    /**
+     * A cluster given by one address may still have several brokers: asks it, so that every client gets
+     * the fail-over settings (these) there too. Asked once, at start.
+     */
+    static void askClusterSize(ServerConfig config, String bootstrap) {
+        if (addresses(bootstrap) > 1) {
+            return;
+        }
+        int brokers;
+        try {
+            brokers = brokersAnswering(bootstrap, config.passThrough(ServerSettings.KAFKA_PREFIX),
+                    CLUSTER_SIZE_WAIT);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while asking the Kafka cluster at " + bootstrap + " for its brokers", e);
+        } catch (ExecutionException | TimeoutException | KafkaException e) {
+            Throwable cause = e instanceof ExecutionException && e.getCause() != null ? e.getCause() : e;
+            LOG.warn("The Kafka cluster at {} did not say how many brokers it has within {} s ({}); its clients get"
+                    + " Kafka's own settings, as for one broker", bootstrap, CLUSTER_SIZE_WAIT.toSeconds(), cause.toString());
+            return;
+        }
+        config.brokersFound(brokers);
+        if (brokers > 1) {
+            LOG.info("The Kafka cluster at {} has {} brokers: its clients get the fail-over settings {}", bootstrap,
+                    brokers, forCluster(bootstrap, brokers).keySet());
         }
     }
 }

@@ -47,12 +47,9 @@ import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.streams.StreamsConfig;
 import org.slf4j.Logger;
@@ -65,8 +62,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class TablestreamServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(TablestreamServer.class);
-    /** How long a start waits for a cluster given by one address to say how many brokers it has. */
-    private static final Duration CLUSTER_SIZE_WAIT = Duration.ofSeconds(15);
 
     private final Deque<AutoCloseable> started;
     private final String bootstrapServers;
@@ -92,7 +87,7 @@ public final class TablestreamServer implements AutoCloseable {
                     + " producers connect there", bootstrap, dataDir.resolve("kafka"));
         } else {
             LOG.info("Using the Kafka cluster at {} (kafka-bootstrap-servers); no embedded broker", bootstrap);
-            askClusterSize(config, bootstrap);
+            FailoverClientSettings.askClusterSize(config, bootstrap);
         }
         this.bootstrapServers = bootstrap;
         String advertised = config.get(ServerSettings.ADVERTISED_ADDRESS);
@@ -244,34 +239,6 @@ public final class TablestreamServer implements AutoCloseable {
                 .startupTimeout(Duration.ofMillis(config.get(ServerSettings.KAFKA_STARTUP_TIMEOUT_MS)));
         config.passThrough(ServerSettings.BROKER_PREFIX).forEach(builder::brokerProperty);
         return builder.start();
-    }
-
-    /**
-     * A cluster given by one address may still have several brokers: asks it, so that every client gets
-     * the fail-over settings ({@link FailoverClientSettings}) there too. Asked once, at start.
-     */
-    private static void askClusterSize(ServerConfig config, String bootstrap) {
-        if (FailoverClientSettings.addresses(bootstrap) > 1) {
-            return;
-        }
-        int brokers;
-        try {
-            brokers = FailoverClientSettings.brokersAnswering(bootstrap, config.passThrough(ServerSettings.KAFKA_PREFIX),
-                    CLUSTER_SIZE_WAIT);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while asking the Kafka cluster at " + bootstrap + " for its brokers", e);
-        } catch (ExecutionException | TimeoutException | KafkaException e) {
-            Throwable cause = e instanceof ExecutionException && e.getCause() != null ? e.getCause() : e;
-            LOG.warn("The Kafka cluster at {} did not say how many brokers it has within {} s ({}); its clients get"
-                    + " Kafka's own settings, as for one broker", bootstrap, CLUSTER_SIZE_WAIT.toSeconds(), cause.toString());
-            return;
-        }
-        config.brokersFound(brokers);
-        if (brokers > 1) {
-            LOG.info("The Kafka cluster at {} has {} brokers: its clients get the fail-over settings {}", bootstrap,
-                    brokers, FailoverClientSettings.forCluster(bootstrap, brokers).keySet());
-        }
     }
 
     /** How the stream processor runs, as {@code config} says. */
