@@ -66,36 +66,43 @@ public final class ProcessorBenchmark {
                 Integer.getInteger("bench.partitions", 8), Integer.getInteger("bench.threads", 2),
                 atDecision ? "at decision (handed over in-process)" : "after commit");
         try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.builder(dir.resolve("kafka")).start()) {
-            StreamProcessorConfig config = new StreamProcessorConfig(broker.bootstrapServers(), "bench",
-                    Integer.getInteger("bench.partitions", 8), (short) 1, dir.resolve("state"), "node-1", null,
-                    Integer.getInteger("bench.threads", 2), 0, Duration.ofMillis(commitMs), overrides(), Clock.systemUTC());
-            AtomicReference<KafkaCommandLog> localLog = new AtomicReference<>();
-            WriteAnswers answers = atDecision ? WriteAnswers.atDecision(outcome -> {
-                DECIDED.put(outcome.commandId(), System.nanoTime());
-                KafkaCommandLog l = localLog.get();
-                return l != null && l.handOff(outcome);
-            }) : WriteAnswers.AFTER_COMMIT;
-            try (StreamProcessor processor = StreamProcessor.start(config, Duration.ofSeconds(120), ApplyObserver.NONE,
-                    answers);
-                 KafkaCommandLog log = KafkaCommandLog.open(broker.bootstrapServers(),
-                         processor.topics().commands().name(), processor.topics().outcomes().name(),
-                         "bench-" + UUID.randomUUID(), Topics.MAX_COMMAND_BYTES, producerOverrides(), atDecision, null)) {
-                localLog.set(log);
-                long tableId = await(log, TableCommand.create(header(log), TableName.of("Telemetry"), null))
-                        .table().tableId();
-                // the create is answered at its decision; the tasks of the other partitions know the
-                // table once the registry has read it back (as the HTTP API waits before a 201)
-                processor.registryEvents().await(() -> processor.registry().byId(tableId).isPresent())
-                        .get(60, TimeUnit.SECONDS);
-                warmUp(log, tableId);
-                loneCommands(log, tableId, lone);
-                if (Boolean.parseBoolean(System.getProperty("bench.awaited", "true"))) {
-                    batchThroughput(log, tableId, batches, inFlight);
-                }
-                int rounds = Integer.getInteger("bench.asyncRounds", 1);
-                for (int round = 0; round < rounds; round++) {
-                    asyncBatchThroughput(log, processor, tableId, batches, 1_000_000_000L + round * batches * 100L);
-                }
+            run(broker, dir, lone, batches, inFlight, commitMs, atDecision);
+        } finally {
+            BrokerRoundTrip.delete(dir); // the broker's log and the stores: about 440 MiB a run
+        }
+    }
+
+    private static void run(EmbeddedKafkaBroker broker, Path dir, int lone, int batches, int inFlight, int commitMs,
+                            boolean atDecision) throws Exception {
+        StreamProcessorConfig config = new StreamProcessorConfig(broker.bootstrapServers(), "bench",
+                Integer.getInteger("bench.partitions", 8), (short) 1, dir.resolve("state"), "node-1", null,
+                Integer.getInteger("bench.threads", 2), 0, Duration.ofMillis(commitMs), overrides(), Clock.systemUTC());
+        AtomicReference<KafkaCommandLog> localLog = new AtomicReference<>();
+        WriteAnswers answers = atDecision ? WriteAnswers.atDecision(outcome -> {
+            DECIDED.put(outcome.commandId(), System.nanoTime());
+            KafkaCommandLog l = localLog.get();
+            return l != null && l.handOff(outcome);
+        }) : WriteAnswers.AFTER_COMMIT;
+        try (StreamProcessor processor = StreamProcessor.start(config, Duration.ofSeconds(120), ApplyObserver.NONE,
+                answers);
+             KafkaCommandLog log = KafkaCommandLog.open(broker.bootstrapServers(),
+                     processor.topics().commands().name(), processor.topics().outcomes().name(),
+                     "bench-" + UUID.randomUUID(), Topics.MAX_COMMAND_BYTES, producerOverrides(), atDecision, null)) {
+            localLog.set(log);
+            long tableId = await(log, TableCommand.create(header(log), TableName.of("Telemetry"), null))
+                    .table().tableId();
+            // the create is answered at its decision; the tasks of the other partitions know the
+            // table once the registry has read it back (as the HTTP API waits before a 201)
+            processor.registryEvents().await(() -> processor.registry().byId(tableId).isPresent())
+                    .get(60, TimeUnit.SECONDS);
+            warmUp(log, tableId);
+            loneCommands(log, tableId, lone);
+            if (Boolean.parseBoolean(System.getProperty("bench.awaited", "true"))) {
+                batchThroughput(log, tableId, batches, inFlight);
+            }
+            int rounds = Integer.getInteger("bench.asyncRounds", 1);
+            for (int round = 0; round < rounds; round++) {
+                asyncBatchThroughput(log, processor, tableId, batches, 1_000_000_000L + round * batches * 100L);
             }
         }
     }
