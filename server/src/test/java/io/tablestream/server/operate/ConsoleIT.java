@@ -427,7 +427,7 @@ class ConsoleIT {
         TableClient table = service.getTableClient(name);
         table.createEntity(new TableEntity("orders", "o1").addProperty("Status", "open").addProperty("Total", 10.0));
         // a time after the insert was answered and before the replace: as a UTC time of millisecond precision
-        String between = java.time.Instant.now().truncatedTo(java.time.temporal.ChronoUnit.MILLIS).toString();
+        String between = io.tablestream.server.queries.TableFixtures.aMomentBetweenWrites();
         table.updateEntity(new TableEntity("orders", "o1").addProperty("Status", "paid").addProperty("Total", 10.0)
                 .addProperty("PaidBy", "card"), com.azure.data.tables.models.TableEntityUpdateMode.REPLACE);
         table.createEntity(new TableEntity("orders", "o2").addProperty("Status", "open"));

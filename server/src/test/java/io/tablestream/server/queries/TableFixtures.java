@@ -53,6 +53,19 @@ public final class TableFixtures {
      * Inserts the entities with entity group transactions of up to 100 (one PartitionKey each),
      * several at a time.
      */
+    /**
+     * Now, as a UTC time of millisecond precision (as a client gives an as-of time), returned once the
+     * clock has left that millisecond: Timestamps are of millisecond precision too, so a write sent in
+     * the same millisecond would fall at or before the returned time.
+     */
+    public static String aMomentBetweenWrites() {
+        java.time.Instant then = java.time.Instant.now().truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
+        while (!java.time.Instant.now().isAfter(then.plusMillis(1))) {
+            Thread.onSpinWait();
+        }
+        return then.toString();
+    }
+
     public static void insertAll(TableClient table, List<TableEntity> entities) {
         Map<String, List<TableEntity>> byPartition = new LinkedHashMap<>();
         for (TableEntity e : entities) {

@@ -20,8 +20,6 @@ import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -194,7 +192,7 @@ class CommandErrorsIT {
         TableClient client = service.getTableClient(table);
         client.createEntity(new TableEntity("p", "1").addProperty("Status", "open"));
         client.createEntity(new TableEntity("p", "2").addProperty("Status", "open"));
-        String then = Instant.now().truncatedTo(ChronoUnit.MILLIS).toString();
+        String then = TableFixtures.aMomentBetweenWrites();
         client.updateEntity(new TableEntity("p", "1").addProperty("Status", "paid"), TableEntityUpdateMode.REPLACE);
         client.deleteEntity("p", "2");
         client.createEntity(new TableEntity("p", "3").addProperty("Status", "new"));
