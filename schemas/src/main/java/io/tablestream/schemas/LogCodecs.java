@@ -65,9 +65,9 @@ import java.util.List;
  * mapping change together, and the classes past the edge never see a generated class.
  */
 public final class LogCodecs {
-    /** Records of {@code <prefix>.commands}. */
-    public static final LogCodec<Command> COMMAND = AvroLogCodec.of(
-            io.tablestream.schemas.avro.Command.getClassSchema(), LogCodecs::commandToAvro, LogCodecs::commandFromAvro);
+    /** Records of {@code <prefix>.commands}: the frequent ones written and read directly (see CommandCodec). */
+    public static final LogCodec<Command> COMMAND = new CommandCodec(AvroLogCodec.of(
+            io.tablestream.schemas.avro.Command.getClassSchema(), LogCodecs::commandToAvro, LogCodecs::commandFromAvro));
     private static final AvroLogCodec<io.tablestream.schemas.avro.Outcome, Outcome> OUTCOMES = AvroLogCodec.of(
             io.tablestream.schemas.avro.Outcome.getClassSchema(), LogCodecs::outcomeToAvro, LogCodecs::outcomeFromAvro);
     /** Records of {@code <prefix>.outcomes}. */

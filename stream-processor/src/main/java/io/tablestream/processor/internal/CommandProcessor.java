@@ -72,7 +72,7 @@ import org.slf4j.LoggerFactory;
  * which is what lets a write be answered as soon as it is decided ({@link WriteAnswers}).
  *
  * <p>One class, over 400 lines: it is the task's single writer, so the order of its steps per
- * record (decode, admit, decide, apply, emit, answer) is the order of the transaction. The decisions
+ * record (decode, admit, decide, apply, answer, emit) is the order of the transaction. The decisions
  * themselves are pure functions elsewhere ({@code processor/decide}), the row keeping in
  * {@link EntityRows}, {@link PartitionIndexes} and {@link TransactionCoordinator}; what stays here is
  * the sequence and the per-kind dispatch.
@@ -107,6 +107,11 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
     private Object readersHold;
     /** A marker this incarnation wrote to move an idle partition's clock is not yet back. */
     private boolean tickPending;
+    /**
+     * The change events of the command being processed, applied to the stores already: they go out
+     * after its answer ({@link #publishDecidedChanges}), in the order they were decided.
+     */
+    private final List<ChangeEvent> decidedChanges = new ArrayList<>();
 
     CommandProcessor(ProcessorSettings settings) {
         this.settings = settings;
@@ -183,6 +188,7 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
         RecordMetadata meta = context.recordMetadata().orElseThrow();
         int partition = meta.partition();
         long offset = meta.offset();
+        decidedChanges.clear(); // left over only when an earlier record failed the task's transaction
         Command command;
         try {
             command = LogCodecs.COMMAND.decode(record.value());
@@ -247,6 +253,7 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
         } else {
             handle(record, (AccountCommand) command, partition, offset);
         }
+        publishDecidedChanges(record);
         done(partition, offset);
         commitSoonFor(command, command.header());
         commitSoonForTransaction(command);
@@ -319,8 +326,8 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
 
     /**
      * Decides {@code command}'s operations (of one PartitionKey) against its rows at the admitted
-     * Timestamp and, when they succeed, applies their changes: the store, the change feed (each
-     * event naming {@code commandId}) and the table's history.
+     * Timestamp and, when they succeed, applies their changes: the store and the table's history;
+     * their change events (each naming {@code commandId}) go out after the answer.
      *
      * @throws LogFormatException when a stored row cannot be read (nothing is applied then)
      */
@@ -344,7 +351,7 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
             settings.observer().applied(change);
             ChangeEvent event = new ChangeEvent(command.account(), command.tableName(), change, commandId,
                     command.header().principal(), timestamp);
-            outputs.change(event, record.timestamp());
+            decidedChanges.add(event);
             if (table.keepsHistory()) {
                 history.record(event);
             }
@@ -412,7 +419,7 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
                 command.header().principal(), timestamp);
         // a copy of the present judges rows at its cut: it needs every deletion since, not only the newest
         tables.deletePartition(event, table.keepsHistory() || jobShares.copiesPresentOf(command.tableId()));
-        outputs.change(event, record.timestamp());
+        decidedChanges.add(event);
         answer(new Outcome(command.id(), command.header().replyTo(), null,
                 List.of(new Outcome.OperationResult(timestamp)), null, partition, offset), record);
     }
@@ -564,6 +571,21 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
             settings.transactions().decided(part.account(), part.transaction().transactionId(),
                     part.transaction().part(), outcome.failure());
         }
+    }
+
+    /**
+     * Sends the change events of the command just answered, in the order decided, in the task's
+     * transaction like everything else it writes. They come after the answer because nothing waits
+     * for them: the stores hold the changes already (a read after the answer sees them), and the
+     * change feed reads committed records only, which a commit between records never splits from
+     * the command's other outputs. A crash before they are sent loses them with the transaction,
+     * and the replay, deciding the same changes, sends them again.
+     */
+    private void publishDecidedChanges(Record<byte[], byte[]> record) {
+        for (ChangeEvent event : decidedChanges) {
+            outputs.change(event, record.timestamp());
+        }
+        decidedChanges.clear();
     }
 
     /** A command's own time (see {@link TaskState#commandTime}). */
