@@ -6,7 +6,9 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -66,8 +68,20 @@ public final class CommittedKeyValueStore implements KeyValueStore<Bytes, byte[]
     private final String name;
     /** Told of every key this store opens with or takes in under its watched prefix; null when none is watched. */
     private final KeyPresence presence;
+    /**
+     * The order of keys, as {@link Bytes#compareTo} and RocksDB's default comparator order them
+     * (unsigned bytes, a prefix first), given to the sorted maps below rather than left to their
+     * natural order: {@link Arrays#compareUnsigned} compares a word at a time where
+     * {@code Bytes.compareTo} compares a byte at a time (entity keys share their first 20-40 bytes,
+     * the table and the PartitionKey), and the maps call one comparator instead of
+     * {@code Comparable.compareTo} at a call site shared with every other key type in the process.
+     * In two profiles of batch ingest the pending map's lookups cost 0.1 and 1.7 µs an entity in
+     * {@code Bytes.compareTo}.
+     */
+    static final Comparator<Bytes> KEY_ORDER = (a, b) -> Arrays.compareUnsigned(a.get(), b.get());
+
     /** The open transaction's writes; a null value is a delete. */
-    private final ConcurrentSkipListMap<Bytes, Pending> pending = new ConcurrentSkipListMap<>();
+    private final ConcurrentSkipListMap<Bytes, Pending> pending = new ConcurrentSkipListMap<>(KEY_ORDER);
     private final Set<MergedIterator> openIterators = ConcurrentHashMap.newKeySet();
     /** Held by a close and by the writes, commits and iterators' openings: none of them runs beside another. */
     private final Object lifecycle = new Object();
@@ -433,7 +447,7 @@ public final class CommittedKeyValueStore implements KeyValueStore<Bytes, byte[]
      * meanwhile (TreeMap's copy constructor reads the size first and fails when entries go).
      */
     private static NavigableMap<Bytes, Pending> copy(NavigableMap<Bytes, Pending> view) {
-        NavigableMap<Bytes, Pending> copy = new TreeMap<>();
+        NavigableMap<Bytes, Pending> copy = new TreeMap<>(KEY_ORDER);
         for (Map.Entry<Bytes, Pending> e : view.entrySet()) {
             copy.put(e.getKey(), e.getValue());
         }
