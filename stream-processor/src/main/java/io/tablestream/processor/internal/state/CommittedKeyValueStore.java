@@ -6,9 +6,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collection;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -42,7 +40,6 @@ import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.ColumnFamilyOptions;
 import org.rocksdb.CompressionType;
 import org.rocksdb.DBOptions;
-import org.rocksdb.Holder;
 import org.rocksdb.Options;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
@@ -68,20 +65,8 @@ public final class CommittedKeyValueStore implements KeyValueStore<Bytes, byte[]
     private final String name;
     /** Told of every key this store opens with or takes in under its watched prefix; null when none is watched. */
     private final KeyPresence presence;
-    /**
-     * The order of keys, as {@link Bytes#compareTo} and RocksDB's default comparator order them
-     * (unsigned bytes, a prefix first), given to the sorted maps below rather than left to their
-     * natural order: {@link Arrays#compareUnsigned} compares a word at a time where
-     * {@code Bytes.compareTo} compares a byte at a time (entity keys share their first 20-40 bytes,
-     * the table and the PartitionKey), and the maps call one comparator instead of
-     * {@code Comparable.compareTo} at a call site shared with every other key type in the process.
-     * In two profiles of batch ingest the pending map's lookups cost 0.1 and 1.7 µs an entity in
-     * {@code Bytes.compareTo}.
-     */
-    static final Comparator<Bytes> KEY_ORDER = (a, b) -> Arrays.compareUnsigned(a.get(), b.get());
-
     /** The open transaction's writes; a null value is a delete. */
-    private final ConcurrentSkipListMap<Bytes, Pending> pending = new ConcurrentSkipListMap<>(KEY_ORDER);
+    private final ConcurrentSkipListMap<Bytes, Pending> pending = new ConcurrentSkipListMap<>();
     private final Set<MergedIterator> openIterators = ConcurrentHashMap.newKeySet();
     /** Held by a close and by the writes, commits and iterators' openings: none of them runs beside another. */
     private final Object lifecycle = new Object();
@@ -365,28 +350,12 @@ public final class CommittedKeyValueStore implements KeyValueStore<Bytes, byte[]
         long stamp = getStarts();
         try {
             requireOpen();
-            return committed(key.get());
+            return db.get(data, key.get());
         } catch (RocksDBException e) {
             throw new ProcessorStateException("Cannot read store " + name, e);
         } finally {
             getEnds(stamp);
         }
-    }
-
-    /**
-     * The value of {@code key} in the files, or null. RocksJava's {@code get} reports an absent key
-     * by throwing a C++ exception inside its native code, and unwinding it cost more than the lookup
-     * (a third of the get, ~1 µs; every insert of a new row asks for an absent key). Its
-     * {@code keyMayExist} makes the same lookup in the memtables and the cached blocks without one:
-     * false when the key is certainly absent, the value when it found it there, and a plain get only
-     * when a block must come from disk.
-     */
-    private byte[] committed(byte[] key) throws RocksDBException {
-        Holder<byte[]> found = new Holder<>();
-        if (!db.keyMayExist(data, key, found)) {
-            return null;
-        }
-        return found.getValue() != null ? found.getValue() : db.get(data, key);
     }
 
     /** A get of the files begins: a close waits until it {@link #getEnds}. */
@@ -447,7 +416,7 @@ public final class CommittedKeyValueStore implements KeyValueStore<Bytes, byte[]
      * meanwhile (TreeMap's copy constructor reads the size first and fails when entries go).
      */
     private static NavigableMap<Bytes, Pending> copy(NavigableMap<Bytes, Pending> view) {
-        NavigableMap<Bytes, Pending> copy = new TreeMap<>(KEY_ORDER);
+        NavigableMap<Bytes, Pending> copy = new TreeMap<>();
         for (Map.Entry<Bytes, Pending> e : view.entrySet()) {
             copy.put(e.getKey(), e.getValue());
         }
