@@ -229,8 +229,11 @@ public final class ProcessorBenchmark {
         long entities = (long) batches * 100;
         System.out.printf("async batch ingest: %d batches of 100 (%d entities) appended in %.1f s, all applied after %.1f s: %.0f entities/s applied%n",
                 batches, entities, appendSeconds, seconds, entities / seconds);
+        ThreadCpu cpuAfter = ThreadCpu.now();
         System.out.println("  CPU per entity applied (broker, processor and the producing client in this process): "
-                + ThreadCpu.now().perOperationSince(cpuBefore, entities));
+                + cpuAfter.perOperationSince(cpuBefore, entities));
+        System.out.println("  allocated per entity applied, by group of threads: "
+                + cpuAfter.allocatedPerOperationSince(cpuBefore, entities));
     }
 
     private static void batchThroughput(KafkaCommandLog log, long tableId, int batches, int inFlight)

@@ -16,9 +16,12 @@ import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.processor.TaskId;
 import org.apache.kafka.streams.processor.api.MockProcessorContext;
 import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.RocksDBConfigSetter;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.rocksdb.BlockBasedTableConfig;
+import org.rocksdb.Options;
 
 class CommittedKeyValueStoreTest {
     private static final TopicPartition CHANGELOG = new TopicPartition("app-rows-changelog", 3);
@@ -33,8 +36,15 @@ class CommittedKeyValueStoreTest {
     }
 
     private CommittedKeyValueStore open(KeyPresence presence) {
+        return open(presence, null);
+    }
+
+    private CommittedKeyValueStore open(KeyPresence presence, Class<? extends RocksDBConfigSetter> rocksDb) {
         Properties config = new Properties();
         config.put(StreamsConfig.APPLICATION_ID_CONFIG, "app");
+        if (rocksDb != null) {
+            config.put(StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG, rocksDb);
+        }
         MockProcessorContext<Object, Object> context = new MockProcessorContext<>(config, new TaskId(0, 3),
                 stateDir.toFile());
         CommittedKeyValueStore store = new CommittedKeyValueStore("rows", presence);
@@ -176,6 +186,44 @@ class CommittedKeyValueStoreTest {
         assertThat(keys(store.reverseAll())).containsExactly("f=added", "e=disk", "d=disk", "bb=added", "b=new", "a=disk");
         assertThat(keys(store.range(key("d"), key("b")))).isEmpty();
         assertThat(keys(store.prefixScan("b", Serdes.String().serializer()))).containsExactly("b=new", "bb=added");
+    }
+
+    /** Tiny memtables and no block cache: committed rows soon live in files whose blocks are never cached. */
+    public static final class UncachedFiles implements RocksDBConfigSetter {
+        @Override
+        public void setConfig(String storeName, Options options, Map<String, Object> configs) {
+            options.setWriteBufferSize(64 * 1024);
+            options.setTableFormatConfig(new BlockBasedTableConfig().setNoBlockCache(true));
+        }
+
+        @Override
+        public void close(String storeName, Options options) {
+        }
+    }
+
+    @Test
+    void getsFindCommittedRowsInTheMemtablesAndInUncachedFilesAndNothingForAbsentOrDeletedKeys() throws Exception {
+        for (Class<? extends RocksDBConfigSetter> rocksDb : java.util.Arrays.asList(null, UncachedFiles.class)) {
+            CommittedKeyValueStore store = open(null, rocksDb);
+            String filler = "v".repeat(200);
+            for (int i = 0; i < 2_000; i++) {
+                store.put(key("k" + i), value(filler + i));
+                if (i % 100 == 99) {
+                    TransactionBoundStores.committed(Map.of(CHANGELOG, (long) i));
+                }
+            }
+            store.delete(key("k7"));
+            TransactionBoundStores.committed(Map.of(CHANGELOG, 2_000L));
+
+            for (int i = 0; i < 2_000; i++) {
+                assertThat(store.get(key("k" + i))).as("k%d", i).isEqualTo(i == 7 ? null : value(filler + i));
+                assertThat(store.get(key("absent" + i))).isNull();
+            }
+            store.close();
+            opened.remove(store);
+            TransactionBoundStores.aborted();
+            org.apache.kafka.common.utils.Utils.delete(stateDir.resolve("committed-rocksdb").toFile());
+        }
     }
 
     @Test
