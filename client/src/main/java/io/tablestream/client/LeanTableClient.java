@@ -28,7 +28,7 @@ import java.util.regex.Pattern;
  * <p>Entities are maps of property name to {@link String}, {@link Integer} (Edm.Int32), {@link Long}
  * (Edm.Int64), {@link Double}, {@link Boolean} or {@link OffsetDateTime} (Edm.DateTime).
  */
-public final class LeanTableClient {
+public final class LeanTableClient implements AutoCloseable {
     private static final String JSON = "application/json";
     private static final String NO_METADATA = TableServiceHttp.NO_METADATA;
     /** A bulk write of up to 100,000 entities is answered once they are all decided: longer than one request. */
@@ -38,14 +38,25 @@ public final class LeanTableClient {
 
     private final TableServiceHttp http;
     private final String endpoint;
+    private final String accept;
 
     /**
      * @param endpoint the account's URL, e.g. {@code http://127.0.0.1:10002/devstoreaccount1}
      * @param sas an account SAS (query string without the '?'), see {@link #accountSas}
      */
     public LeanTableClient(String endpoint, String sas) {
-        this.endpoint = endpoint.endsWith("/") ? endpoint.substring(0, endpoint.length() - 1) : endpoint;
-        this.http = new TableServiceHttp(TableAccount.parse("TableEndpoint=" + this.endpoint + ";SharedAccessSignature=" + sas));
+        this(TableAccount.parse("TableEndpoint=" + endpoint + ";SharedAccessSignature=" + sas), NO_METADATA);
+    }
+
+    /**
+     * A client of {@code account} (an account SAS, or a key: each request then signed with
+     * SharedKeyLite, as the official SDK signs), asking for answers in {@code accept}
+     * ({@link TableServiceHttp#NO_METADATA} or {@link TableServiceHttp#MINIMAL_METADATA}, the SDK's).
+     */
+    public LeanTableClient(TableAccount account, String accept) {
+        this.endpoint = account.endpoint();
+        this.accept = accept;
+        this.http = new TableServiceHttp(account);
     }
 
     /** An account SAS for the Table service, every resource type and permission, valid for a day. */
@@ -310,7 +321,13 @@ public final class LeanTableClient {
     }
 
     private HttpRequest.Builder request(String pathAndQuery) {
-        return http.request(pathAndQuery, NO_METADATA);
+        return http.request(pathAndQuery, accept);
+    }
+
+    /** Stops the client's threads; requests still in flight fail. */
+    @Override
+    public void close() {
+        http.close();
     }
 
     private static HttpRequest.BodyPublisher body(String text) {

@@ -1,7 +1,9 @@
 package io.tablestream.server;
 
+import io.tablestream.processor.ApplyObserver;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
+import java.time.Duration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -40,9 +42,11 @@ public final class Main {
             ServerConfig config = ServerConfig.load(configFile);
             // this process ends with Runtime.halt (or a kill): RocksDB's own temporary copy would stay behind
             RocksDbLibrary.load(Path.of(config.get(ServerSettings.DATA_DIR)).toAbsolutePath());
-            server = TablestreamServer.start(config);
+            // the process warms itself up before it reports ready (an embedded instance does not)
+            server = TablestreamServer.start(config, ApplyObserver.NONE,
+                    Duration.ofSeconds(Math.max(0, config.get(ServerSettings.WARM_UP_SECONDS))));
             LOG.info("Ready {} ms after the JVM started ({} ms before main, {} ms starting the broker, processor and"
-                    + " HTTP port)", ManagementFactory.getRuntimeMXBean().getUptime(), jvmUptimeAtMain,
+                    + " HTTP port and warming up)", ManagementFactory.getRuntimeMXBean().getUptime(), jvmUptimeAtMain,
                     (System.nanoTime() - mainEntered) / 1_000_000);
         } catch (ConfigurationException e) {
             // the message names the setting (and file) at fault; the stack trace would only bury it

@@ -1,5 +1,6 @@
 package io.tablestream.server;
 
+import io.tablestream.protocol.auth.AccountKeys;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -128,6 +129,32 @@ public final class ServerConfig {
         }
         overrides.put(passThroughName, value);
         return this;
+    }
+
+    /**
+     * The accounts requests may sign for: the emulator's ({@code emulator-account}), those of
+     * {@code accounts}, then {@code extra} (name to base64 key).
+     */
+    public AccountKeys accountKeys(Map<String, String> extra) {
+        AccountKeys.Builder keys = AccountKeys.builder();
+        if (get(ServerSettings.EMULATOR_ACCOUNT)) {
+            keys.emulatorAccount();
+        }
+        for (String entry : get(ServerSettings.ACCOUNTS).split(";")) {
+            if (entry.isBlank()) {
+                continue;
+            }
+            String[] parts = entry.strip().split(":");
+            if (parts.length == 2) {
+                keys.account(parts[0], parts[1]);
+            } else if (parts.length == 3) {
+                keys.account(parts[0], parts[1], parts[2]);
+            } else {
+                throw new IllegalArgumentException("An account is name:base64key[:base64key2]");
+            }
+        }
+        extra.forEach(keys::account);
+        return keys.build();
     }
 
     private static Map<String, String> readFile(Path path) {

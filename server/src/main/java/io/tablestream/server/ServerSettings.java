@@ -29,6 +29,13 @@ public final class ServerSettings {
             "How long the embedded broker may take to start (log recovery after a crash included).");
     public static final Setting<Integer> PROCESSOR_STARTUP_TIMEOUT_MS = Setting.integer("processor-startup-timeout-ms",
             300_000, "How long start-up waits for the stream processor to run (topics installed, stores restored).");
+    public static final Setting<Integer> WARM_UP_SECONDS = Setting.integer("warm-up-seconds", 0,
+            "Seconds the server process (run-server.sh, run-cluster.sh, the container image) spends, once its stream"
+                    + " processor runs and before it reports ready, sending itself requests over loopback HTTP, so that"
+                    + " the JIT compiles its hot paths before the first client meets them: writes, reads and transactions"
+                    + " in a scratch table of a scratch account known only in the process, deleted afterwards, one request at"
+                    + " a time. Best effort: a failed or slow request ends it early. 0: none (none over HTTPS either);"
+                    + " 40 s of such load made sequential writes a minute after ready about 1.5x faster.");
     public static final Setting<String> TOPIC_PREFIX = Setting.text("topic-prefix", "tablestream",
             "Prefix of every topic and of the stream processor's application id.");
     public static final Setting<Integer> PARTITIONS = Setting.integer("partitions", 8,
@@ -214,7 +221,7 @@ public final class ServerSettings {
     // ---- end of operations ----
 
     public static final List<Setting<?>> ALL = List.of(HOST, PORT, DATA_DIR, KAFKA_BOOTSTRAP_SERVERS, KAFKA_PORT,
-            KAFKA_CONTROLLER_PORT, KAFKA_STARTUP_TIMEOUT_MS, PROCESSOR_STARTUP_TIMEOUT_MS, TOPIC_PREFIX,
+            KAFKA_CONTROLLER_PORT, KAFKA_STARTUP_TIMEOUT_MS, PROCESSOR_STARTUP_TIMEOUT_MS, WARM_UP_SECONDS, TOPIC_PREFIX,
             PARTITIONS, REPLICATION_FACTOR, MIN_INSYNC_REPLICAS, STREAM_THREADS, STANDBY_REPLICAS, COMMIT_INTERVAL_MS, ANSWER_AT_DECISION,
             INSTANCE_ID,
             ADVERTISED_ADDRESS, ACCOUNTS, EMULATOR_ACCOUNT, ANONYMOUS_ACCESS, WRITE_TIMEOUT_MS, SESSION_TIMEOUT_MS,

@@ -13,7 +13,6 @@ import io.tablestream.processor.StreamProcessor;
 import io.tablestream.processor.StreamProcessorConfig;
 import io.tablestream.processor.Topics;
 import io.tablestream.processor.WriteAnswers;
-import io.tablestream.protocol.auth.AccountKeys;
 import io.tablestream.protocol.auth.Authentication;
 import io.tablestream.protocol.auth.AuthenticationSettings;
 import io.tablestream.protocol.auth.StoredAccessPolicies;
@@ -38,6 +37,7 @@ import io.tablestream.server.operate.ServerMetrics;
 import io.tablestream.server.tls.ServerTls;
 import io.tablestream.server.tls.TlsFile;
 import io.tablestream.server.tls.TlsFileException;
+import io.tablestream.server.warmup.StartupWarmUp;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -69,7 +69,8 @@ public final class TablestreamServer implements AutoCloseable {
     private final StreamProcessor processor;
     private final ServerTls tls;
 
-    private TablestreamServer(ServerConfig config, ApplyObserver observer, Deque<AutoCloseable> started) {
+    private TablestreamServer(ServerConfig config, ApplyObserver observer, Duration warmUpTime,
+                              Deque<AutoCloseable> started) {
         this.started = started;
         Clock clock = Clock.systemUTC();
         Path dataDir = Path.of(config.get(ServerSettings.DATA_DIR)).toAbsolutePath();
@@ -148,7 +149,11 @@ public final class TablestreamServer implements AutoCloseable {
         handlers.putAll(ChangeFeedHandler.create(new TableLookup(processor.registry()), changeFeed,
                 config.get(ServerSettings.CHANGE_FEED_RECORD_BUDGET), responders));
 
-        Authentication authentication = new Authentication(accountKeys(config),
+        // the warm-up's scratch account: a name no configured account has, a key known only here
+        StartupWarmUp warmUp = warmUpTime.isZero() || tls != null ? null
+                : StartupWarmUp.scratchAccount(config.accountKeys(Map.of()).accounts());
+        Authentication authentication = new Authentication(config.accountKeys(warmUp == null ? Map.of()
+                : Map.of(warmUp.account(), warmUp.key())),
                 StoredAccessPolicies.of(processor.registry()), clock,
                 AuthenticationSettings.defaults().withAnonymousAccess(config.get(ServerSettings.ANONYMOUS_ACCESS)));
         TableServiceEndpoint endpoint = new TableServiceEndpoint(new SignedCallerAuthenticator(authentication),
@@ -156,14 +161,20 @@ public final class TablestreamServer implements AutoCloseable {
                 .internalEndpoint("/_cluster", new ClusterStatus(locator, instances, processor.replicas(),
                         () -> processor.streams().state().toString(), self));
         // ---- operations: /_metrics, /_health/*, /_console/ (docs/operations.md) ----
-        started.push(Operations.install(endpoint, metrics, processor, bootstrap,
+        Operations operations = Operations.install(endpoint, metrics, processor, bootstrap,
                 config.kafkaClients(),
                 Duration.ofMillis(config.get(ServerSettings.HEALTH_BROKER_CHECK_MS)),
                 new Operations.MetricsServing(config.get(ServerSettings.METRICS_REQUIRE_KEY),
                         Duration.ofMillis(config.get(ServerSettings.METRICS_HISTORY_INTERVAL_MS)),
                         Duration.ofMillis(config.get(ServerSettings.METRICS_HISTORY_MS))),
                 config.get(ServerSettings.CONSOLE),
-                config.get(ServerSettings.HOST)));
+                config.get(ServerSettings.HOST));
+        started.push(operations);
+        if (warmUp == null && tls != null && !warmUpTime.isZero()) {
+            LOG.info("No warm-up (warm-up-seconds): it speaks plain HTTP, and the port serves HTTPS");
+        } else if (warmUp != null) {
+            operations.warmingUp("warming up for at most " + warmUpTime.toSeconds() + " s (warm-up-seconds)");
+        }
         // ---- end of operations ----
         this.http = Javalin.create(javalin -> {
             javalin.http.maxRequestSize = Limits.MAX_REQUEST_BODY_BYTES;
@@ -190,6 +201,11 @@ public final class TablestreamServer implements AutoCloseable {
         }
         if (config.get(ServerSettings.EMULATOR_ACCOUNT)) {
             LOG.info("Connection string: {}", connectionString(serviceUrl));
+        }
+        if (warmUp != null) {
+            StartupWarmUp.Result warm = warmUp.run("http://" + reachable + ":" + http.port(), warmUpTime);
+            operations.warmedUp(warm.writes() + " writes and " + warm.reads() + " reads in " + warm.took().toMillis()
+                    + " ms (" + warm.ended() + ")");
         }
     }
 
@@ -286,16 +302,20 @@ public final class TablestreamServer implements AutoCloseable {
         return EmulatorAccount.connectionString(endpoint);
     }
 
-    /** Starts an instance; on failure, stops whatever had started and rethrows. */
+    /** Starts an instance (without a warm-up); on failure, stops whatever had started and rethrows. */
     public static TablestreamServer start(ServerConfig config) {
-        return start(config, ApplyObserver.NONE);
+        return start(config, ApplyObserver.NONE, Duration.ZERO);
     }
 
-    /** As {@link #start(ServerConfig)}, telling {@code observer} of every applied change (metrics, fault injection). */
-    public static TablestreamServer start(ServerConfig config, ApplyObserver observer) {
+    /**
+     * As {@link #start(ServerConfig)}, telling {@code observer} of every applied change (metrics, fault
+     * injection), and returning once a warm-up of {@code warmUp} (zero: none; {@link StartupWarmUp}) has
+     * ended; readiness waits for it.
+     */
+    public static TablestreamServer start(ServerConfig config, ApplyObserver observer, Duration warmUp) {
         Deque<AutoCloseable> started = new ArrayDeque<>();
         try {
-            return new TablestreamServer(config, observer, started);
+            return new TablestreamServer(config, observer, warmUp, started);
         } catch (RuntimeException | Error e) {
             close(started);
             throw e;
@@ -346,28 +366,6 @@ public final class TablestreamServer implements AutoCloseable {
         overrides.putAll(config.kafkaClients());
         overrides.putAll(config.passThrough(ServerSettings.STREAMS_PREFIX));
         return overrides;
-    }
-
-    static AccountKeys accountKeys(ServerConfig config) {
-        AccountKeys.Builder keys = AccountKeys.builder();
-        if (config.get(ServerSettings.EMULATOR_ACCOUNT)) {
-            keys.emulatorAccount();
-        }
-        String accounts = config.get(ServerSettings.ACCOUNTS);
-        for (String entry : accounts.split(";")) {
-            if (entry.isBlank()) {
-                continue;
-            }
-            String[] parts = entry.strip().split(":");
-            if (parts.length == 2) {
-                keys.account(parts[0], parts[1]);
-            } else if (parts.length == 3) {
-                keys.account(parts[0], parts[1], parts[2]);
-            } else {
-                throw new IllegalArgumentException("An account is name:base64key[:base64key2]");
-            }
-        }
-        return keys.build();
     }
 
     /** Stops everything this instance started, last started first; calling it again does nothing. */

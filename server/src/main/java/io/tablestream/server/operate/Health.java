@@ -26,7 +26,8 @@ import org.apache.kafka.streams.ThreadMetadata;
  *   <li><b>ready</b>: 200 when the instance can serve: the Kafka cluster answered lately ({@code broker}), the
  *       stream processor is RUNNING ({@code processor}), every store it hosts is restored ({@code stores}: no
  *       task restoring), and the table registry can be read ({@code registry}); else 503. A rebalance makes
- *       an instance briefly not ready.</li>
+ *       an instance briefly not ready; while the instance warms up before it first serves (a process
+ *       started with {@code warm-up-seconds} above 0), {@code warm-up} is down too.</li>
  * </ul>
  * The body says which check failed and why: {@code {"status":"UP|DOWN","checks":{"broker":{"status":"UP",
  * "detail":"3 brokers"},...}}}.
@@ -37,6 +38,8 @@ public final class Health {
     private final StreamProcessor processor;
     private final TableRegistry registry;
     private final BrokerProbe broker;
+    /** The warm-up check while the instance warms up, then its end; null when it never did (no such check). */
+    private volatile Check warmUp;
 
     Health(StreamProcessor processor, TableRegistry registry, BrokerProbe broker) {
         this.processor = processor;
@@ -45,6 +48,16 @@ public final class Health {
     }
 
     private record Check(boolean up, String detail) {
+    }
+
+    /** From now until {@link #warmedUp}, the instance is not ready: it warms up ({@code detail} says how). */
+    void warmingUp(String detail) {
+        warmUp = new Check(false, detail);
+    }
+
+    /** The warm-up has ended ({@code detail} says how): readiness no longer waits for it. */
+    void warmedUp(String detail) {
+        warmUp = new Check(true, detail);
     }
 
     public OperationHandler live() {
@@ -69,6 +82,10 @@ public final class Health {
         checks.put("processor", new Check(state == KafkaStreams.State.RUNNING, state.name()));
         checks.put("stores", stores(state));
         checks.put("registry", registry());
+        Check warm = warmUp;
+        if (warm != null) {
+            checks.put("warm-up", warm);
+        }
         return checks;
     }
 

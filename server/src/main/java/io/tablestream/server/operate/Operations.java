@@ -22,10 +22,12 @@ import java.util.Map;
 public final class Operations implements AutoCloseable {
     private final BrokerProbe broker;
     private final MetricsHistory history;
+    private final Health health;
 
-    private Operations(BrokerProbe broker, MetricsHistory history) {
+    private Operations(BrokerProbe broker, MetricsHistory history, Health health) {
         this.broker = broker;
         this.history = history;
+        this.health = health;
     }
 
     /** How the metrics are served: whether {@code /_metrics} needs a key, and the history's interval and length. */
@@ -56,7 +58,20 @@ public final class Operations implements AutoCloseable {
         endpoint.internalEndpoint("/_console", InternalAccess.ANYONE, ConsoleFiles.redirect());
         endpoint.internalEndpoint(ConsoleFiles.PREFIX, InternalAccess.ANYONE,
                 consoleOn ? new ConsoleFiles() : ConsoleFiles.off());
-        return new Operations(broker, history);
+        return new Operations(broker, history, health);
+    }
+
+    /**
+     * Holds readiness back (a {@code warm-up} check, down, saying {@code detail}) until {@link #warmedUp}:
+     * to call before the HTTP port opens.
+     */
+    public void warmingUp(String detail) {
+        health.warmingUp(detail);
+    }
+
+    /** Releases readiness held back by {@link #warmingUp}; the check stays, up, saying {@code detail}. */
+    public void warmedUp(String detail) {
+        health.warmedUp(detail);
     }
 
     /** Whether {@code host} (the bind address) is a loopback address; a name that does not resolve is not. */

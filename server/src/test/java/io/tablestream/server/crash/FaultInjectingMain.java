@@ -2,6 +2,7 @@ package io.tablestream.server.crash;
 
 import io.tablestream.server.ServerConfig;
 import io.tablestream.server.TablestreamServer;
+import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -24,7 +25,7 @@ public final class FaultInjectingMain {
                 throw new IllegalStateException("Injected fault: the stream thread applying " + change.rowKey()
                         + " dies");
             }
-        });
+        }, Duration.ZERO);
         Runtime.getRuntime().addShutdownHook(new Thread(server::close, "shutdown"));
     }
 }

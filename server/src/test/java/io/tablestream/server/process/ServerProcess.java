@@ -6,6 +6,7 @@ import com.azure.core.http.policy.FixedDelayOptions;
 import com.azure.core.http.policy.RetryOptions;
 import com.azure.data.tables.TableServiceClientBuilder;
 import io.tablestream.server.Main;
+import io.tablestream.server.ServerSettings;
 import io.tablestream.server.Setting;
 import io.tablestream.server.TablestreamServerExtension;
 import java.io.BufferedReader;
@@ -340,6 +341,8 @@ public final class ServerProcess implements AutoCloseable {
             builder.environment().keySet().removeIf(k -> k.startsWith("TABLESTREAM_")
                     || k.equals("KAFKA_BOOTSTRAP_SERVERS"));
             builder.environment().putAll(environment);
+            // no warm-up before ready unless a test asks for one: it would add its seconds to every start
+            builder.environment().putIfAbsent(ServerSettings.WARM_UP_SECONDS.environmentVariable(), "0");
             try {
                 Files.createDirectories(dataDir);
                 Files.createDirectories(tmp);

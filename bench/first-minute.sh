@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# A young server through the official SDK, in several variants one after another: each a fresh
+# Tablestream as run-server.sh starts it (or Azurite), optionally given some seconds of load by the
+# lean client right after it reports ready, then measured by the SDK workload driver at each of
+# SERVER_AGES seconds after ready (each time a table of SIZE entities loaded first, by transactions of
+# 100 on 4 threads), with the CPU the JIT compiler threads used meanwhile.
+#
+#   bench/first-minute.sh <variant>...
+#
+# A variant is name:load:warm-up:options —
+#   name      a label (azurite: Azurite in memory, the other fields ignored)
+#   load      seconds of lean-client load right after ready (inserts, merges, transactions of 100 and
+#             point reads, a quarter of the time each), as <seconds>[/<in flight>] (default 16 in
+#             flight; e.g. 40/1: 40 s, one request at a time); 0: none
+#   warm-up   the server's own warm-up before ready (TABLESTREAM_WARM_UP_SECONDS); empty: the default
+#   options   the server's JVM options (JAVA_OPTS, as for run-server.sh); empty: the default. Each set
+#             of options has its own AOT cache: run ./run-server.sh --prepare with those JAVA_OPTS first
+#             (a training run deletes the caches of other options: copy them aside and back).
+# e.g. bench/first-minute.sh azurite::: none:0:0: own:0:: outside:20:0: 'scaled:0:0:-Xmx1g -XX:CompileThresholdScaling=0.5'
+#
+# Environment: SERVER_AGES=60 (e.g. "60 120 180"), SIZE=10000, WORKLOADS=insert,merge (the driver's), DURATION=10, WARMUP=3.
+# Prints per variant its time to ready and its warm-up's log line, then the driver's RESULT lines;
+# output and logs in bench/target/first-minute/<time>/. Builds nothing: build and prepare before.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+RUN_DIR=$ROOT/bench/target/first-minute/$(date +%Y%m%d-%H%M%S)
+mkdir -p "$RUN_DIR"
+source bench/servers.sh
+trap bench_cleanup EXIT
+trap 'exit 130' INT TERM
+SERVER_AGES=${SERVER_AGES:-60} SIZE=${SIZE:-10000} WORKLOADS=${WORKLOADS:-insert,merge}
+DURATION=${DURATION:-10} WARMUP=${WARMUP:-3}
+[ $# -gt 0 ] || { sed -n '2,22p' "$0" >&2; exit 2; }
+[ -d "$AZURITE_DIR/node_modules/azurite" ] || install_azurite
+
+# jit_cpu: "C1 <ms> C2 <ms> process <ms>": CPU so far of the server's C1 and C2 compiler threads and of
+# the whole process (Azurite has neither compiler: zeros)
+jit_cpu() {
+  local c1=0 c2=0 t name ticks
+  for t in /proc/"$SERVER_PID"/task/*; do
+    name=$(cat "$t/comm" 2>/dev/null) || continue
+    ticks=$(awk '{ sub(/.*\) /, ""); print $12 + $13 }' "$t/stat" 2>/dev/null) || continue
+    case $name in C2\ Compiler*) c2=$((c2 + ticks)) ;; C1\ Compiler*) c1=$((c1 + ticks)) ;; esac
+  done
+  echo "C1 $((c1 * 10)) C2 $((c2 * 10)) process $(cpu_ms "$SERVER_PID") ms"
+}
+
+for variant in "$@"; do
+  IFS=: read -r name load warm options <<<"$variant"
+  port=$(free_port)
+  started=$(now_ms)
+  if [ "$name" = azurite ]; then
+    load=0
+    start_azurite "$port" "$RUN_DIR/$name.log"
+  else
+    unset JAVA_OPTS TABLESTREAM_WARM_UP_SECONDS
+    if [ -n "$options" ]; then export JAVA_OPTS=$options; fi
+    if [ -n "$warm" ]; then export TABLESTREAM_WARM_UP_SECONDS=$warm; fi
+    start_tablestream "$port" "$RUN_DIR/$name.log"
+    unset JAVA_OPTS TABLESTREAM_WARM_UP_SECONDS
+  fi
+  {
+    echo "--- $name: ready in $(( READY_EPOCH_MS - started )) ms (load average $(cut -d' ' -f1-3 /proc/loadavg))"
+    grep -h -o -e 'Warm-up: .*' -e 'Ready [0-9]* ms after the JVM started' "$RUN_DIR/$name.log" | sed 's/^/    /' || true
+    echo "    CPU at ready: $(jit_cpu)"
+  } | tee -a "$RUN_DIR/summary.txt"
+  in_flight=16
+  if [[ $load == */* ]]; then in_flight=${load#*/}; load=${load%/*}; fi
+  if [ "${load:-0}" -gt 0 ]; then
+    run_client "$RUN_DIR/$name-load.out" io.tablestream.bench.lean.LeanLoad --target "$name" \
+      --endpoint "http://127.0.0.1:$port/devstoreaccount1" --workloads insert,merge,batch,read --concurrency "$in_flight" \
+      --duration "$(awk -v s="$load" 'BEGIN { printf "%.2f", s / 4 }')" --warmup 0 || true
+    echo "    load ended $(( ($(now_ms) - READY_EPOCH_MS) / 1000 )) s after ready" | tee -a "$RUN_DIR/summary.txt"
+  fi
+  for age in $SERVER_AGES; do
+    wait_until_age "$age"
+    echo "    at $age s: CPU before $(jit_cpu)" | tee -a "$RUN_DIR/summary.txt"
+    run_client "$RUN_DIR/$name-$age.out" io.tablestream.bench.workload.WorkloadDriver --target "$name" \
+      --endpoint "http://127.0.0.1:$port/devstoreaccount1" --size "$SIZE" --server-pid "$SERVER_PID" \
+      --duration "$DURATION" --warmup "$WARMUP" --workloads "$WORKLOADS" --load-threads 4 || true
+    echo "    ended $(( ($(now_ms) - READY_EPOCH_MS) / 1000 )) s after ready: CPU $(jit_cpu)" | tee -a "$RUN_DIR/summary.txt"
+    grep -E '^(RESULT|FAILED)' "$RUN_DIR/$name-$age.out" | sed "s/^/    /" | tee -a "$RUN_DIR/summary.txt" || true
+  done
+  stop_server
+  remove_temp_dirs
+done
+echo "Output and logs: $RUN_DIR"

@@ -1,0 +1,40 @@
+package io.tablestream.server.warmup;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tablestream.protocol.auth.AccountKeys;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+class StartupWarmUpTest {
+    @Test
+    void theScratchAccountIsAValidAccountOfItsOwnWithARandomKey() {
+        StartupWarmUp one = StartupWarmUp.scratchAccount(Set.of("devstoreaccount1"));
+        StartupWarmUp two = StartupWarmUp.scratchAccount(Set.of("devstoreaccount1", one.account()));
+
+        assertThat(one.account()).matches(AccountKeys.ACCOUNT_NAME).startsWith("warmup");
+        assertThat(two.account()).matches(AccountKeys.ACCOUNT_NAME).isNotEqualTo(one.account());
+        assertThat(Base64.getDecoder().decode(one.key())).hasSize(32);
+        assertThat(one.key()).isNotEqualTo(two.key());
+    }
+
+    @Test
+    void endsAtOnceWhenNothingAnswers() throws IOException {
+        int closed;
+        try (ServerSocket socket = new ServerSocket(0)) {
+            closed = socket.getLocalPort();
+        }
+        long begin = System.nanoTime();
+
+        StartupWarmUp.Result result = StartupWarmUp.scratchAccount(Set.of())
+                .run("http://127.0.0.1:" + closed, Duration.ofSeconds(30));
+
+        assertThat(Duration.ofNanos(System.nanoTime() - begin)).isLessThan(Duration.ofSeconds(25));
+        assertThat(result.writes()).isZero();
+        assertThat(result.ended()).startsWith("stopped: the scratch table was not created");
+    }
+}
