@@ -24,6 +24,8 @@ import java.util.Map;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.function.LongSupplier;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.handler.StatisticsHandler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -149,15 +151,21 @@ public final class TableServiceEndpoint {
             config.routes.addHttpHandler(type, "/", this::handle);
         }
         config.routes.exception(Exception.class, this::onException);
-        // After every request, whatever became of it (Javalin runs after-handlers past exceptions).
-        config.routes.after(TableServiceEndpoint::dropContentTypeOfNoContent);
-        config.routes.after(this::addCorsHeaders);
-        config.routes.after(this::notifyObserver);
+        // After every request, whatever became of it (Javalin runs after-handlers past exceptions); one
+        // handler, as Javalin matches each after-handler's path against the request's on every request.
+        config.routes.after(this::afterRequest);
         // Javalin's own answers (413 for a body over the size limit, ...) get the service's error too.
         config.routes.exception(HttpResponseException.class, this::onException);
         // What Jetty refuses before routing (bad URI, oversized head) as well.
         ConnectorErrors connectorErrors = new ConnectorErrors(clock);
-        config.jetty.modifyServer(server -> server.setErrorHandler(connectorErrors));
+        config.jetty.modifyServer(server -> {
+            server.setErrorHandler(connectorErrors);
+            // Javalin's default server counts requests in a StatisticsHandler in front of its servlet, on
+            // every request and answer; nothing reads those counts (the metrics are the pipeline's own).
+            if (server.getHandler() instanceof StatisticsHandler statistics && statistics.getHandler() == null) {
+                server.setHandler((Handler) null);
+            }
+        });
         config.jetty.modifyHttpConfiguration(http -> {
             http.setRequestHeaderSize(MAX_REQUEST_HEAD_BYTES);
             http.setResponseHeaderSize(MAX_RESPONSE_HEAD_BYTES);
@@ -247,6 +255,13 @@ public final class TableServiceEndpoint {
             }
         }
         return null;
+    }
+
+    /** What every request ends with, in order: the Content-Type of a bodiless answer dropped, CORS, the observer. */
+    private void afterRequest(Context http) {
+        dropContentTypeOfNoContent(http);
+        addCorsHeaders(http);
+        notifyObserver(http);
     }
 
     /**

@@ -19,6 +19,7 @@ import java.time.Clock;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.zip.GZIPInputStream;
+import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -104,6 +105,13 @@ class TableServiceEndpointTest {
             b.header("Authorization", "SharedKey x:y");
         }
         return client.send(b.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    @Test
+    void servesWithoutJavalinsRequestStatistics() throws Exception {
+        // nothing reads Jetty's request counts: the servlet context is the server's own handler
+        assertThat(app.jettyServer().server().getHandler()).isInstanceOf(ServletContextHandler.class);
+        assertThat(send("GET", "/acct/Tables", true).statusCode()).isEqualTo(200);
     }
 
     @Test

@@ -82,6 +82,15 @@ class ProductLoggingTest {
         assertThat(warningsAndErrors()).hasSize(2);
     }
 
+    @Test
+    void theRulesAreOneTurboFilterThatLetsLevelChecksThrough() {
+        // logback asks each turbo filter about every isDebugEnabled(): one filter is one call
+        assertThat(context.getTurboFilterList()).singleElement().isInstanceOf(LogLevelRules.class);
+        Logger sender = context.getLogger("org.apache.kafka.clients.producer.internals.Sender");
+        assertThat(sender.isWarnEnabled()).isTrue();
+        assertThat(sender.isDebugEnabled()).isFalse();
+    }
+
     private List<ILoggingEvent> warningsAndErrors() {
         return seen.list.stream().filter(e -> e.getLevel().isGreaterOrEqual(Level.WARN)).toList();
     }
