@@ -14,7 +14,9 @@
 # on the first build's classpath), WARM s then LIVE s at 16 connections each.
 #
 # Environment: ENTITIES (100000), WARM (60), G16 (15), G1 (10), LIVE (10), PROFILE, PROFILE_S (20),
-# BARE, JAVA_OPTS (-Xmx1g), OUT (bench/target/reads/<time>). Needs wrk and Python 3.
+# BARE, JAVA_OPTS (-Xmx1g), OPTS_<name> (more JVM options for that build alone, e.g. a setting:
+# OPTS_r8=-Dtablestream.http-reserved-threads=8, so one build copy runs as two), OUT
+# (bench/target/reads/<time>). Needs wrk and Python 3.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -55,8 +57,9 @@ for spec in "${builds[@]}"; do
   rm -rf "$data"
   port=$((20000 + RANDOM % 10000))
   base=http://127.0.0.1:$port
+  opts_of_build=OPTS_$name
   # shellcheck disable=SC2086
-  java $JAVA_OPTS -Dtablestream.port=$port -Dtablestream.data-dir="$data" -Dtablestream.console=off \
+  java $JAVA_OPTS ${!opts_of_build:-} -Dtablestream.port=$port -Dtablestream.data-dir="$data" -Dtablestream.console=off \
       -cp "$(cat "$dir/classpath.txt")" io.tablestream.server.Main >> "$OUT/$name.log" 2>&1 &
   server_pid=$!
   if ! await_ready 127.0.0.1 "$port" "$server_pid" 180; then
@@ -73,7 +76,7 @@ for spec in "${builds[@]}"; do
     "$here/profile.sh" "$server_pid" stop "$OUT/$name-$event.collapsed"
   done
   {
-    echo "$name ($(cat "$dir/build.txt" | cut -c1-80)) load average $(cut -d' ' -f1-3 /proc/loadavg)"
+    echo "$name ($(cat "$dir/build.txt" | cut -c1-80)${!opts_of_build:+, ${!opts_of_build}}) load average $(cut -d' ' -f1-3 /proc/loadavg)"
     echo "  point GET 16 conns:  $g16"
     echo "  point GET 1 conn:    $g1"
     echo "  /_health/live 16 conns: $live"
