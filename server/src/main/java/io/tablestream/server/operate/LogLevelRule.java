@@ -24,7 +24,9 @@ import org.slf4j.helpers.MessageFormatter;
  * </turboFilter>
  * }</pre>
  *
- * Each rule is written down with its reason in docs/failures.md ("The log").
+ * Several rules go in one {@link LogLevelRules} (each as a {@code <rule>} element), so that logback
+ * asks one turbo filter, not one per rule, about every logging call. Each rule is written down with
+ * its reason in docs/failures.md ("The log").
  */
 public final class LogLevelRule extends TurboFilter {
     private static final String FQCN = LogLevelRule.class.getName();
