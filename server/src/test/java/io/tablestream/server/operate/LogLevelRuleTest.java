@@ -85,6 +85,34 @@ class LogLevelRuleTest {
     }
 
     @Test
+    void severalRulesInOneFilterActAsTheyDidAlone() {
+        LoggerContext together = new LoggerContext();
+        ListAppender<ILoggingEvent> logged = new ListAppender<>();
+        LogLevelRules rules = new LogLevelRules();
+        rules.setContext(together);
+        rules.addRule(rule("org.apache.kafka.controller.ReplicationControlManager", "processExpiredBrokerHeartbeat", null));
+        rules.addRule(rule("kafka.server.ReplicaManager", "Error processing append operation", "OutOfOrderSequenceException"));
+        rules.addRule(new LogLevelRule()); // no logger nor message: it does not start, and is left out
+        rules.start();
+        together.addTurboFilter(rules);
+        logged.setContext(together);
+        logged.start();
+        Logger root = together.getLogger(Logger.ROOT_LOGGER_NAME);
+        root.setLevel(Level.INFO);
+        root.addAppender(logged);
+        Logger replicas = together.getLogger("kafka.server.ReplicaManager");
+
+        replicas.error("Error processing append operation on partition t-0",
+                new org.apache.kafka.common.errors.OutOfOrderSequenceException("Invalid sequence number"));
+        replicas.error("Something else went wrong");
+
+        assertThat(rules.isStarted()).isTrue();
+        assertThat(replicas.isDebugEnabled()).isFalse();
+        assertThat(replicas.isInfoEnabled()).isTrue();
+        assertThat(logged.list).extracting(ILoggingEvent::getLevel).containsExactly(Level.INFO, Level.ERROR);
+    }
+
+    @Test
     void leavesEveryOtherMessageAlone() {
         controller.error("Something else went wrong");
         controller.info("processExpiredBrokerHeartbeat at its own level already");
