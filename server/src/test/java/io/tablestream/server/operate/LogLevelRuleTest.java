@@ -24,13 +24,18 @@ class LogLevelRuleTest {
                 "OutOfOrderSequenceException");
         context.addTurboFilter(heartbeat);
         context.addTurboFilter(outOfOrder);
-        seen.setContext(context);
-        seen.start();
-        Logger root = context.getLogger(Logger.ROOT_LOGGER_NAME);
-        root.setLevel(Level.INFO);
-        root.addAppender(seen);
+        logAtInfoInto(context, seen);
         controller = context.getLogger("org.apache.kafka.controller.ReplicationControlManager");
         other = context.getLogger("kafka.server.ReplicaManager");
+    }
+
+    /** {@code context}'s root logger at INFO, into {@code appender}. */
+    private static void logAtInfoInto(LoggerContext context, ListAppender<ILoggingEvent> appender) {
+        appender.setContext(context);
+        appender.start();
+        Logger root = context.getLogger(Logger.ROOT_LOGGER_NAME);
+        root.setLevel(Level.INFO);
+        root.addAppender(appender);
     }
 
     private LogLevelRule rule(String logger, String message, String exception) {
@@ -95,11 +100,7 @@ class LogLevelRuleTest {
         rules.addRule(new LogLevelRule()); // no logger nor message: it does not start, and is left out
         rules.start();
         together.addTurboFilter(rules);
-        logged.setContext(together);
-        logged.start();
-        Logger root = together.getLogger(Logger.ROOT_LOGGER_NAME);
-        root.setLevel(Level.INFO);
-        root.addAppender(logged);
+        logAtInfoInto(together, logged);
         Logger replicas = together.getLogger("kafka.server.ReplicaManager");
 
         replicas.error("Error processing append operation on partition t-0",
