@@ -2,29 +2,33 @@
 # Sequential writes with client and server state crossed, in one run: is a sequential SDK write slow
 # because of the SDK's client or because of the server it meets?
 #
-#   bench/crossing.sh
+#   bench/crossing.sh [<phase>...]
 #
 # One Tablestream as run-server.sh starts it (build and ./run-server.sh --prepare before), idle until
-# START_AGE s after ready (Azurite, in memory, measured by the same SDK driver meanwhile, then stopped),
-# then these phases, each between snapshots of the server's own timers (timers.py: tablestream_*_seconds
-# from /_metrics), its threads' CPU (threads.py) and the machine's busy time:
-#   sdk1          the SDK driver (a new JVM): a table of SIZE entities by transactions of 100, then
+# START_AGE s after ready (Azurite, in memory, measured meanwhile by the SDK driver in AZURITE_PHASES,
+# then stopped), then the phases in order, each between snapshots of the server's own timers
+# (timers.py: tablestream_*_seconds from /_metrics), its threads' CPU (threads.py) and the machine's and
+# the server's CPU. A phase is one of:
+#   sdk           the SDK driver in a new JVM: a table of SIZE entities by transactions of 100, then
 #                 sequential inserts and merges (WARMUP s unmeasured, DURATION s measured each)
+#   sdk-warm      the same, the driver's JVM warmed first for CLIENT_WARMUP s against a stand-in endpoint
+#                 of its own (--client-warmup: nothing of it reaches the server)
+#   sdk-long      the SDK driver, inserts only, after LONG_WARMUP s of its own inserts unmeasured
 #   lone-sdkkeys  wrk, one connection, POST inserts with the SDK driver's keys (insert-0000.., SIZE/100 of them), W1 s
 #   lone-wrkkeys  the same with wrk's usual keys (1,000 PartitionKeys), W1 s
-#   sdk2          the SDK driver again, as sdk1
-#   sdk2-warm     the SDK driver, inserts only, after LONG_WARMUP s of its own inserts unmeasured (its JVM warmed)
+#   gap<ms>       lone-sdkkeys with <ms> milliseconds between an answer and the next request
 #   wrk16         W16 s of wrk, 16 connections, insert-or-replace of new keys (put.lua)
-#   sdk3          the SDK driver again, as sdk1
-#   lone-sdkkeys2, lone-wrkkeys2   as before
-#   sdk-profiled  (with ASYNC_PROFILER) the SDK driver once more, inserts only, with async-profiler
-#                 in wall-clock mode on the server and in CPU mode in the driver's JVM
-# The server's compiled code (jcmd Compiler.codelist) is kept after sdk2 and after sdk3.
+#   codelist      no requests: the server's compiled code (jcmd Compiler.codelist) into codelist-<n>.txt
+#   profiled      sdk-warm with inserts only, async-profiler (ASYNC_PROFILER) in wall-clock mode on the
+#                 server and in CPU mode in the driver's JVM
+# The default phases (the first run of 2026-11-28 evening in docs/performance.md):
+#   sdk lone-sdkkeys lone-wrkkeys sdk codelist sdk-long wrk16 sdk codelist lone-sdkkeys lone-wrkkeys
+# with AZURITE_PHASES "sdk sdk-long".
 #
-# Environment: START_AGE (120), SIZE (10000), DURATION (10), WARMUP (3), LONG_WARMUP (30), W1 (10),
-# W16 (60), AZURITE (1; 0: none), ASYNC_PROFILER (the path of libasyncProfiler.so; unset: no profiled
-# phase), OUT (bench/target/crossing/<time>). Needs wrk, Python 3 and /usr/bin/time. Builds nothing.
-# Run it on a quiet machine (~7.5 minutes).
+# Environment: START_AGE (120), SIZE (10000), DURATION (10), WARMUP (3), CLIENT_WARMUP (30), LONG_WARMUP
+# (30), W1 (10), W16 (60), AZURITE_PHASES ("sdk sdk-long"; empty: no Azurite), ASYNC_PROFILER (the path
+# of libasyncProfiler.so, for profiled), OUT (bench/target/crossing/<time>). Needs wrk, Python 3 and
+# /usr/bin/time. Builds nothing. Run it on a quiet machine (about 7.5 minutes with the defaults).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -35,7 +39,9 @@ ts_script=""
 trap 'bench_cleanup; SCRIPT_PID=$ts_script stop_server' EXIT
 trap 'exit 130' INT TERM
 START_AGE=${START_AGE:-120} SIZE=${SIZE:-10000} DURATION=${DURATION:-10} WARMUP=${WARMUP:-3}
-LONG_WARMUP=${LONG_WARMUP:-30} W1=${W1:-10} W16=${W16:-60} AZURITE=${AZURITE:-1}
+LONG_WARMUP=${LONG_WARMUP:-30} W1=${W1:-10} W16=${W16:-60} CLIENT_WARMUP=${CLIENT_WARMUP:-30}
+AZURITE_PHASES=${AZURITE_PHASES-sdk sdk-long}
+[ $# -gt 0 ] || set -- sdk lone-sdkkeys lone-wrkkeys sdk codelist sdk-long wrk16 sdk codelist lone-sdkkeys lone-wrkkeys
 export SAS=${SAS:-$(python3 bench/wrk/sas.py)} TABLE=bench
 client_java=$(command -v java)
 source scripts/java.sh
@@ -62,9 +68,9 @@ sdk() {
   grep -h -o 'client-cpu.*' "$RUN_DIR/$name.out.err" || true
 }
 
-# lone <name> <PartitionKey prefix> <partitions>: wrk, one connection, POST inserts of new keys
+# lone <name> <PartitionKey prefix> <partitions> [<gap ms>]: wrk, one connection, POST inserts of new keys
 lone() {
-  PK_PREFIX=$2 PARTITIONS=$3 wrk -t1 -c1 -d"${W1}s" --latency -s bench/wrk/post.lua "$base" >"$RUN_DIR/$1.out"
+  GAP_MS=${4:-0} PK_PREFIX=$2 PARTITIONS=$3 wrk -t1 -c1 -d"${W1}s" --latency -s bench/wrk/post.lua "$base" >"$RUN_DIR/$1.out"
   awk '/Requests\/sec/ { r = $2 } $1 == "50%" { p50 = $2 } $1 == "99%" { p99 = $2 } /unexpected/ { bad++ }
        END { printf "wrk one connection: %s/s p50 %s p99 %s, unexpected answers %d\n", r, p50, p99, bad }' "$RUN_DIR/$1.out"
 }
@@ -102,44 +108,56 @@ phase() {
 }
 
 echo "crossing: $(git -C "$ROOT" log -1 --format='%h %s' | cut -c1-80); load average $(cut -d' ' -f1-3 /proc/loadavg)"
-  port=$(free_port)
-  started=$(now_ms)
-  start_tablestream "$port" "$RUN_DIR/tablestream.log"
-  ts_pid=$SERVER_PID ts_ready=$READY_EPOCH_MS base=http://127.0.0.1:$port
-  echo "Tablestream ready in $(( ts_ready - started )) ms (pid $ts_pid)"
-  if [ "$AZURITE" = 1 ]; then
-    sleep 10
-    ts_script=$SCRIPT_PID SCRIPT_PID=""
-    az_port=$(free_port)
-    start_azurite "$az_port" "$RUN_DIR/azurite.log"
-    echo "--- azurite (Tablestream idle meanwhile, from $(( ($(now_ms) - ts_ready) / 1000 )) s after its ready)"
-    sdk azurite "http://127.0.0.1:$az_port" --workloads insert,merge --duration "$DURATION" --warmup "$WARMUP" | sed 's/^/    /'
-    sdk azurite-warm "http://127.0.0.1:$az_port" --workloads insert --duration "$DURATION" --warmup "$LONG_WARMUP" | sed 's/^/    /'
-    stop_server
-    SCRIPT_PID=$ts_script
-  fi
-  SERVER_PID=$ts_pid READY_EPOCH_MS=$ts_ready
-  python3 bench/wrk/load.py "$base" bench 1000 >/dev/null
-  wait_until_age "$START_AGE"
-  sdk_opts=(--workloads insert,merge --duration "$DURATION" --warmup "$WARMUP")
-  phase sdk1 "INSERT_ENTITY MERGE_ENTITY GET_ENTITY" sdk sdk1 "$base" "${sdk_opts[@]}"
-  phase lone-sdkkeys INSERT_ENTITY lone lone-sdkkeys insert- $((SIZE / 100))
-  phase lone-wrkkeys INSERT_ENTITY lone lone-wrkkeys w 1000
-  phase sdk2 "INSERT_ENTITY MERGE_ENTITY GET_ENTITY" sdk sdk2 "$base" "${sdk_opts[@]}"
-  jcmd "$SERVER_PID" Compiler.codelist >"$RUN_DIR/codelist-after-sdk2.txt" 2>&1 || true
-  phase sdk2-warm "INSERT_ENTITY GET_ENTITY" sdk sdk2-warm "$base" --workloads insert --duration "$DURATION" --warmup "$LONG_WARMUP"
-  phase wrk16 INSERT_OR_REPLACE_ENTITY bench/wrk/cpu-per-op.sh "$SERVER_PID" "$base" put.lua 16 "$W16"
-  phase sdk3 "INSERT_ENTITY MERGE_ENTITY GET_ENTITY" sdk sdk3 "$base" "${sdk_opts[@]}"
-  jcmd "$SERVER_PID" Compiler.codelist >"$RUN_DIR/codelist-after-sdk3.txt" 2>&1 || true
-  phase lone-sdkkeys2 INSERT_ENTITY lone lone-sdkkeys2 insert- $((SIZE / 100))
-  phase lone-wrkkeys2 INSERT_ENTITY lone lone-wrkkeys2 w 1000
-  if [ -n "${ASYNC_PROFILER:-}" ]; then
-    java bench/wrk/Attach.java "$SERVER_PID" "$ASYNC_PROFILER" "start,event=wall,interval=1ms,threads" >/dev/null
-    SDK_JAVA="$client_java -agentpath:$ASYNC_PROFILER=start,event=cpu,interval=1ms,threads,collapsed,file=$RUN_DIR/sdk-client-cpu.collapsed" \
-      phase sdk-profiled "INSERT_ENTITY GET_ENTITY" sdk sdk-profiled "$base" --workloads insert --duration "$DURATION" --warmup "$WARMUP"
-    java bench/wrk/Attach.java "$SERVER_PID" "$ASYNC_PROFILER" "stop,collapsed,file=$RUN_DIR/server-wall.collapsed" >/dev/null
-  fi
-  echo "CPU of the server's JIT threads so far: $(python3 - "$SERVER_PID" <<'PY'
+port=$(free_port)
+started=$(now_ms)
+start_tablestream "$port" "$RUN_DIR/tablestream.log"
+ts_pid=$SERVER_PID ts_ready=$READY_EPOCH_MS base=http://127.0.0.1:$port
+sdk_opts=(--workloads insert,merge --duration "$DURATION" --warmup "$WARMUP")
+long_opts=(--workloads insert --duration "$DURATION" --warmup "$LONG_WARMUP")
+sdk_ops="INSERT_ENTITY MERGE_ENTITY GET_ENTITY" # the driver's reads: read-backs and the merges' targets
+echo "Tablestream ready in $(( ts_ready - started )) ms (pid $ts_pid)"
+if [ -n "$AZURITE_PHASES" ]; then
+  sleep 10
+  ts_script=$SCRIPT_PID SCRIPT_PID=""
+  az_port=$(free_port)
+  start_azurite "$az_port" "$RUN_DIR/azurite.log"
+  echo "--- azurite (Tablestream idle meanwhile, from $(( ($(now_ms) - ts_ready) / 1000 )) s after its ready)"
+  for kind in $AZURITE_PHASES; do
+    case $kind in
+      sdk) sdk azurite-sdk "http://127.0.0.1:$az_port" "${sdk_opts[@]}" ;;
+      sdk-warm) sdk azurite-sdk-warm "http://127.0.0.1:$az_port" "${sdk_opts[@]}" --client-warmup "$CLIENT_WARMUP" ;;
+      sdk-long) sdk azurite-sdk-long "http://127.0.0.1:$az_port" "${long_opts[@]}" ;;
+      *) echo "unknown Azurite phase $kind" ;;
+    esac | sed 's/^/    /'
+  done
+  stop_server
+  SCRIPT_PID=$ts_script
+fi
+SERVER_PID=$ts_pid READY_EPOCH_MS=$ts_ready
+python3 bench/wrk/load.py "$base" bench 1000 >/dev/null
+wait_until_age "$START_AGE"
+n=0
+for kind in "$@"; do
+  n=$((n + 1)) name=$n-$kind
+  case $kind in
+    sdk) phase "$name" "$sdk_ops" sdk "$name" "$base" "${sdk_opts[@]}" ;;
+    sdk-warm) phase "$name" "$sdk_ops" sdk "$name" "$base" "${sdk_opts[@]}" --client-warmup "$CLIENT_WARMUP" ;;
+    sdk-long) phase "$name" "$sdk_ops" sdk "$name" "$base" "${long_opts[@]}" ;;
+    lone-sdkkeys) phase "$name" INSERT_ENTITY lone "$name" insert- $((SIZE / 100)) ;;
+    lone-wrkkeys) phase "$name" INSERT_ENTITY lone "$name" w 1000 ;;
+    gap[0-9]*) phase "$name" INSERT_ENTITY lone "$name" insert- $((SIZE / 100)) "${kind#gap}" ;;
+    wrk16) phase "$name" INSERT_OR_REPLACE_ENTITY bench/wrk/cpu-per-op.sh "$SERVER_PID" "$base" put.lua 16 "$W16" ;;
+    codelist) jcmd "$SERVER_PID" Compiler.codelist >"$RUN_DIR/codelist-$n.txt" 2>&1 || true ;;
+    profiled)
+      java bench/wrk/Attach.java "$SERVER_PID" "$ASYNC_PROFILER" "start,event=wall,interval=1ms,threads" >/dev/null
+      SDK_JAVA="$client_java -agentpath:$ASYNC_PROFILER=start,event=cpu,interval=1ms,threads,collapsed,file=$RUN_DIR/$name-client-cpu.collapsed" \
+        phase "$name" "$sdk_ops" sdk "$name" "$base" --workloads insert --duration "$DURATION" --warmup "$WARMUP" \
+        --client-warmup "$CLIENT_WARMUP"
+      java bench/wrk/Attach.java "$SERVER_PID" "$ASYNC_PROFILER" "stop,collapsed,file=$RUN_DIR/$name-server-wall.collapsed" >/dev/null ;;
+    *) echo "unknown phase $kind" ;;
+  esac
+done
+echo "CPU of the server's JIT threads so far: $(python3 - "$SERVER_PID" <<'PY'
 import os, sys
 pid, hz, c = sys.argv[1], os.sysconf("SC_CLK_TCK"), {}
 for t in os.listdir("/proc/%s/task" % pid):
@@ -154,4 +172,4 @@ for t in os.listdir("/proc/%s/task" % pid):
 print(", ".join("%s %.1f s" % kv for kv in sorted(c.items())))
 PY
 )"
-  echo "Output and logs: $RUN_DIR"
+echo "Output and logs: $RUN_DIR"
