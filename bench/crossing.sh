@@ -70,7 +70,7 @@ sdk() {
 
 # lone <name> <PartitionKey prefix> <partitions> [<gap ms>]: wrk, one connection, POST inserts of new keys
 lone() {
-  GAP_MS=${4:-0} PK_PREFIX=$2 PARTITIONS=$3 wrk -t1 -c1 -d"${W1}s" --latency -s bench/wrk/post.lua "$base" >"$RUN_DIR/$1.out"
+  METHOD=POST GAP_MS=${4:-0} PK_PREFIX=$2 PARTITIONS=$3 wrk -t1 -c1 -d"${W1}s" --latency -s bench/wrk/put.lua "$base" >"$RUN_DIR/$1.out"
   awk '/Requests\/sec/ { r = $2 } $1 == "50%" { p50 = $2 } $1 == "99%" { p99 = $2 } /unexpected/ { bad++ }
        END { printf "wrk one connection: %s/s p50 %s p99 %s, unexpected answers %d\n", r, p50, p99, bad }' "$RUN_DIR/$1.out"
 }

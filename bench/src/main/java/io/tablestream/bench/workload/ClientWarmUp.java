@@ -29,8 +29,8 @@ import java.util.regex.Pattern;
  *
  * <p>Why: a sequential SDK client in a new JVM runs its own code interpreted and compiles it on the
  * same cores as the server; both Azurite's and Tablestream's sequential rates were about twice as high
- * with a warmed client (docs/performance.md, "Sequential SDK writes: the client's JVM, then the
- * server's hops").
+ * with a warmed client (docs/performance.md, "Sequential SDK writes: the driver's JVM, then the
+ * gaps between requests").
  */
 final class ClientWarmUp {
     private static final Pattern KEYS = Pattern.compile("PartitionKey='([^']*)',RowKey='([^']*)'");
