@@ -149,6 +149,7 @@ for kind in "$@"; do
     wrk16) phase "$name" INSERT_OR_REPLACE_ENTITY bench/wrk/cpu-per-op.sh "$SERVER_PID" "$base" put.lua 16 "$W16" ;;
     codelist) jcmd "$SERVER_PID" Compiler.codelist >"$RUN_DIR/codelist-$n.txt" 2>&1 || true ;;
     profiled)
+      [ -n "${ASYNC_PROFILER:-}" ] || { echo "profiled: skipped (ASYNC_PROFILER unset)"; continue; }
       java bench/wrk/Attach.java "$SERVER_PID" "$ASYNC_PROFILER" "start,event=wall,interval=1ms,threads" >/dev/null
       SDK_JAVA="$client_java -agentpath:$ASYNC_PROFILER=start,event=cpu,interval=1ms,threads,collapsed,file=$RUN_DIR/$name-client-cpu.collapsed" \
         phase "$name" "$sdk_ops" sdk "$name" "$base" --workloads insert --duration "$DURATION" --warmup "$WARMUP" \
