@@ -20,6 +20,10 @@
 #   SERVER_AGE=0              seconds after a server reported ready before it is measured (e.g. 60: a
 #                             server started a minute before)
 #   DRIVER_JAVA_OPTS          JVM options of the driver (default -Xmx1g)
+#   CLIENT_WARMUP=30          seconds the driver first warms its own JVM against a stand-in endpoint
+#                             inside it (--client-warmup; nothing reaches the server), for both servers
+#                             alike: a driver in a new JVM measures mostly its own JIT (docs/performance.md,
+#                             "Sequential SDK writes: the driver's JVM, then the gaps between requests"); 0: none
 #   AZURITE_NODE_OPTIONS      Node options of Azurite (default --max-old-space-size=8192: it keeps
 #                             every entity on its JS heap, and Node's default ceiling is too low
 #                             for a million)
@@ -44,6 +48,7 @@ LEAN_CONCURRENCY=${LEAN_CONCURRENCY:-1,16}
 SERVER_WARMUP=${SERVER_WARMUP:-0}
 SERVER_AGE=${SERVER_AGE:-0}
 DRIVER_JAVA_OPTS=${DRIVER_JAVA_OPTS:--Xmx1g}
+CLIENT_WARMUP=${CLIENT_WARMUP:-30}
 if [ $# -gt 0 ]; then SIZES=("$@"); else SIZES=(100000 1000000); fi
 for s in "${SIZES[@]}"; do
   [[ $s =~ ^[1-9][0-9]*$ ]] || { echo "A size is a positive number of entities, not '$s'" >&2; exit 2; }
@@ -74,7 +79,7 @@ run_driver() {
       io.tablestream.bench.workload.WorkloadDriver --target "$target" \
       --endpoint "http://127.0.0.1:$port/devstoreaccount1" --size "$size" --server-pid "$SERVER_PID" \
       --duration "$DURATION" --warmup "$WARMUP" --workloads "$WORKLOADS" --load-threads "$LOAD_THREADS" \
-      > >(tee "$out") 2>&1 &
+      --client-warmup "$CLIENT_WARMUP" > >(tee "$out") 2>&1 &
   DRIVER_PID=$!
   wait "$DRIVER_PID" || status=$?
   DRIVER_PID=""

@@ -18,7 +18,10 @@
 #             (a training run deletes the caches of other options: copy them aside and back).
 # e.g. bench/first-minute.sh azurite::: none:0:0: own:0:: outside:20:0: 'scaled:0:0:-Xmx1g -XX:CompileThresholdScaling=0.5'
 #
-# Environment: SERVER_AGES=60 (e.g. "60 120 180"), SIZE=10000, WORKLOADS=insert,merge (the driver's), DURATION=10, WARMUP=3.
+# Environment: SERVER_AGES=60 (e.g. "60 120 180"), SIZE=10000, WORKLOADS=insert,merge (the driver's), DURATION=10, WARMUP=3,
+# CLIENT_WARMUP=30: seconds the driver first warms its own JVM against a stand-in endpoint inside it
+# (--client-warmup), started that much earlier so that its first request reaches the server at the age
+# given (0: a driver in a new JVM, as before 2026-11-28 evening, which measures mostly its own JIT).
 # Prints per variant its time to ready and its warm-up's log line, then the driver's RESULT lines;
 # output and logs in bench/target/first-minute/<time>/. Builds nothing: build and prepare before.
 set -euo pipefail
@@ -30,8 +33,8 @@ source bench/servers.sh
 trap bench_cleanup EXIT
 trap 'exit 130' INT TERM
 SERVER_AGES=${SERVER_AGES:-60} SIZE=${SIZE:-10000} WORKLOADS=${WORKLOADS:-insert,merge}
-DURATION=${DURATION:-10} WARMUP=${WARMUP:-3}
-[ $# -gt 0 ] || { sed -n '2,22p' "$0" >&2; exit 2; }
+DURATION=${DURATION:-10} WARMUP=${WARMUP:-3} CLIENT_WARMUP=${CLIENT_WARMUP:-30}
+[ $# -gt 0 ] || { sed -n '2,26p' "$0" >&2; exit 2; }
 [ -d "$AZURITE_DIR/node_modules/azurite" ] || install_azurite
 
 # jit_cpu: "C1 <ms> C2 <ms> process <ms>": CPU so far of the server's C1 and C2 compiler threads and of
@@ -74,11 +77,13 @@ for variant in "$@"; do
     echo "    load ended $(( ($(now_ms) - READY_EPOCH_MS) / 1000 )) s after ready" | tee -a "$RUN_DIR/summary.txt"
   fi
   for age in $SERVER_AGES; do
-    wait_until_age "$age"
-    echo "    at $age s: CPU before $(jit_cpu)" | tee -a "$RUN_DIR/summary.txt"
+    wait_until_age "$(( age > CLIENT_WARMUP ? age - CLIENT_WARMUP : 0 ))"
+    echo "    at $age s (the driver's own warm-up from $(( ($(now_ms) - READY_EPOCH_MS) / 1000 )) s): CPU before $(jit_cpu)" \
+      | tee -a "$RUN_DIR/summary.txt"
     run_client "$RUN_DIR/$name-$age.out" io.tablestream.bench.workload.WorkloadDriver --target "$name" \
       --endpoint "http://127.0.0.1:$port/devstoreaccount1" --size "$SIZE" --server-pid "$SERVER_PID" \
-      --duration "$DURATION" --warmup "$WARMUP" --workloads "$WORKLOADS" --load-threads 4 || true
+      --duration "$DURATION" --warmup "$WARMUP" --workloads "$WORKLOADS" --load-threads 4 \
+      --client-warmup "$CLIENT_WARMUP" || true
     echo "    ended $(( ($(now_ms) - READY_EPOCH_MS) / 1000 )) s after ready: CPU $(jit_cpu)" | tee -a "$RUN_DIR/summary.txt"
     grep -E '^(RESULT|FAILED)' "$RUN_DIR/$name-$age.out" | sed "s/^/    /" | tee -a "$RUN_DIR/summary.txt" || true
   done

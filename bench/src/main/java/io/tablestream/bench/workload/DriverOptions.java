@@ -13,10 +13,12 @@ import java.util.Set;
  * @param partitions PartitionKeys of the loaded table
  * @param serverPid the server's process, for its resident memory; 0 for none
  * @param interval how often the mixed workload prints its latencies so far (ZERO: only at its end)
+ * @param clientWarmUp how long the driver warms its own JVM first, against a stand-in endpoint of its own
+ *                     ({@link ClientWarmUp}; ZERO: not at all)
  */
 record DriverOptions(String target, String connectionString, long size, int partitions, Set<Workload> workloads,
                      Duration warmUp, Duration duration, long maxOperations, int loadThreads, long serverPid,
-                     String tableName, long seed, Duration interval) {
+                     String tableName, long seed, Duration interval, Duration clientWarmUp) {
 
 
     static final String USAGE = """
@@ -30,6 +32,9 @@ record DriverOptions(String target, String connectionString, long size, int part
               --workloads LIST          'all' or comma-separated: %s (default all)
               --duration SECONDS        measuring time per workload (default 20)
               --warmup SECONDS          unmeasured time before each workload (default 5)
+              --client-warmup SECONDS   first warm the driver's own JVM for that long: the SDK's single
+                                        writes and reads against a stand-in endpoint inside the driver,
+                                        none sent to the endpoint measured (default 0: none)
               --max-ops N               at most N measured requests per workload (default no limit)
               --load-threads T          threads loading the table (default 4)
               --server-pid PID          sample the server's VmRSS after loading and at the end
@@ -57,6 +62,7 @@ record DriverOptions(String target, String connectionString, long size, int part
         String table = null;
         long seed = 42;
         double interval = 0;
+        double clientWarmUp = 0;
         for (int i = 0; i < args.length; i++) {
             String name = args[i];
             if (name.equals("--help") || name.equals("-h")) {
@@ -83,6 +89,7 @@ record DriverOptions(String target, String connectionString, long size, int part
                 case "--table" -> table = value;
                 case "--seed" -> seed = Long.parseLong(value);
                 case "--interval" -> interval = Double.parseDouble(value);
+                case "--client-warmup" -> clientWarmUp = Double.parseDouble(value);
                 default -> throw new IllegalArgumentException("unknown option " + name);
             }
         }
@@ -103,11 +110,13 @@ record DriverOptions(String target, String connectionString, long size, int part
         if (table == null) {
             table = "Bench" + Long.toString(System.currentTimeMillis(), 36);
         }
-        if (loadThreads < 1 || maxOperations < 1 || duration <= 0 || warmUp < 0 || interval < 0) {
+        if (loadThreads < 1 || maxOperations < 1 || duration <= 0 || warmUp < 0 || interval < 0
+                || clientWarmUp < 0) {
             throw new IllegalArgumentException("--load-threads, --max-ops and --duration must be positive");
         }
         return new DriverOptions(target, connectionString, size, partitions, workloads, seconds(warmUp),
-                seconds(duration), maxOperations, loadThreads, pid, table, seed, seconds(interval));
+                seconds(duration), maxOperations, loadThreads, pid, table, seed, seconds(interval),
+                seconds(clientWarmUp));
     }
 
     private static Duration seconds(double s) {

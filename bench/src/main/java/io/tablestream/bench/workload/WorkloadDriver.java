@@ -104,6 +104,14 @@ public final class WorkloadDriver {
     }
 
     private void run() throws Exception {
+        if (!options.clientWarmUp().isZero()) {
+            progress("%s: warming the driver's JVM for %.1f s against a stand-in endpoint of its own", options.target(),
+                    options.clientWarmUp().toMillis() / 1000.0);
+            long started = System.nanoTime();
+            long requests = ClientWarmUp.run(options.clientWarmUp());
+            System.out.printf("CLIENT-WARMUP %s %d requests %.1f s%n", options.target(), requests,
+                    (System.nanoTime() - started) / 1e9);
+        }
         progress("%s: creating table %s, loading %,d entities over %,d partitions with %d threads",
                 options.target(), options.tableName(), options.size(), options.partitions(), options.loadThreads());
         service.createTable(options.tableName());
