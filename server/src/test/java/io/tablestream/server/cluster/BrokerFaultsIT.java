@@ -1,5 +1,7 @@
 package io.tablestream.server.cluster;
 
+import org.junit.jupiter.api.extension.ExtendWith;
+import io.tablestream.server.process.ServerProcessLogs;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.azure.core.exception.HttpResponseException;
@@ -64,6 +66,7 @@ import org.slf4j.LoggerFactory;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
+@ExtendWith(ServerProcessLogs.class)
 class BrokerFaultsIT {
     private static final Logger LOG = LoggerFactory.getLogger(BrokerFaultsIT.class);
     private static final boolean FULL = Boolean.getBoolean("faults.full");

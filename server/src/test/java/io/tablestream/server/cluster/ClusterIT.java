@@ -1,5 +1,7 @@
 package io.tablestream.server.cluster;
 
+import org.junit.jupiter.api.extension.ExtendWith;
+import io.tablestream.server.process.ServerProcessLogs;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.azure.core.http.rest.PagedResponse;
@@ -70,6 +72,7 @@ import org.slf4j.LoggerFactory;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 @Timeout(value = 4, unit = TimeUnit.MINUTES)
+@ExtendWith(ServerProcessLogs.class)
 class ClusterIT {
     private static final Logger LOG = LoggerFactory.getLogger(ClusterIT.class);
     private static final int PARTITIONS = 6;

@@ -1,5 +1,7 @@
 package io.tablestream.server.crash;
 
+import org.junit.jupiter.api.extension.ExtendWith;
+import io.tablestream.server.process.ServerProcessLogs;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tablestream.client.LeanTableClient;
@@ -50,6 +52,7 @@ import org.slf4j.LoggerFactory;
  * {@code -Dtablestream.crash.rounds=N} (default 4: two kills of the process, two of a stream thread; a restart
  * under the writers took 16-33 s in a full-suite run on two cores) for longer runs.
  */
+@ExtendWith(ServerProcessLogs.class)
 class AnsweredWritesSurviveCrashesIT {
     private static final Logger LOG = LoggerFactory.getLogger(AnsweredWritesSurviveCrashesIT.class);
     private static final int ROUNDS = Integer.getInteger("tablestream.crash.rounds", 4);
@@ -232,6 +235,7 @@ class AnsweredWritesSurviveCrashesIT {
                 return a;
             }
             assertThat(System.nanoTime()).as("reading %s back (last: %s)", key, a).isLessThan(deadline);
+            LOG.info("Reading {} back answered {}; again in a moment", key, a); // a 503 says which wait refused it
             Thread.sleep(200);
         }
     }

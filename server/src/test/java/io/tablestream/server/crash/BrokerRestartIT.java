@@ -1,5 +1,7 @@
 package io.tablestream.server.crash;
 
+import org.junit.jupiter.api.extension.ExtendWith;
+import io.tablestream.server.process.ServerProcessLogs;
 import static io.tablestream.testsupport.Eventually.eventually;
 import static io.tablestream.testsupport.Eventually.eventuallyPasses;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -33,6 +35,7 @@ import org.slf4j.LoggerFactory;
  * after it returns, and every write acknowledged before, during or after the outage reads back with
  * the ETag it was answered with.
  */
+@ExtendWith(ServerProcessLogs.class)
 class BrokerRestartIT {
     private static final Logger LOG = LoggerFactory.getLogger(BrokerRestartIT.class);
     private static final String TABLE = "BrokerRestart";

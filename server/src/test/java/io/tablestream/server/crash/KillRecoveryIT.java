@@ -1,5 +1,7 @@
 package io.tablestream.server.crash;
 
+import org.junit.jupiter.api.extension.ExtendWith;
+import io.tablestream.server.process.ServerProcessLogs;
 import static io.tablestream.testsupport.Eventually.eventuallyPasses;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -41,6 +43,7 @@ import org.slf4j.LoggerFactory;
  * under writes and the last one that verifies, each a restart after kill -9; more for a longer run;
  * AnsweredWritesSurviveCrashesIT kills under writes too); seed: {@code -Dcrash.seed}.
  */
+@ExtendWith(ServerProcessLogs.class)
 class KillRecoveryIT {
     private static final Logger LOG = LoggerFactory.getLogger(KillRecoveryIT.class);
     private static final String TABLE = "Crash";

@@ -1,5 +1,7 @@
 package io.tablestream.server.feed;
 
+import org.junit.jupiter.api.extension.ExtendWith;
+import io.tablestream.server.process.ServerProcessLogs;
 import static io.tablestream.server.RawTableClient.query;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -24,6 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
  * restart replays, and the writes after it — and a deleted partition and the table's deletion as
  * one event each, the latter last.
  */
+@ExtendWith(ServerProcessLogs.class)
 class ChangeFeedRestartIT {
     @TempDir
     Path dataDir;

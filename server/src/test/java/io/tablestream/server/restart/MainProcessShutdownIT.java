@@ -1,5 +1,7 @@
 package io.tablestream.server.restart;
 
+import org.junit.jupiter.api.extension.ExtendWith;
+import io.tablestream.server.process.ServerProcessLogs;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.azure.data.tables.TableClient;
@@ -14,6 +16,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /** {@link io.tablestream.server.Main} in a process of its own: SIGTERM stops it cleanly, with exit status 0 and its data kept. */
+@ExtendWith(ServerProcessLogs.class)
 class MainProcessShutdownIT {
     private static final Logger LOG = LoggerFactory.getLogger(MainProcessShutdownIT.class);
 

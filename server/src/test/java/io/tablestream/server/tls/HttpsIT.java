@@ -1,5 +1,7 @@
 package io.tablestream.server.tls;
 
+import org.junit.jupiter.api.extension.ExtendWith;
+import io.tablestream.server.process.ServerProcessLogs;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -67,6 +69,7 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  */
 @KafkaTest
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@ExtendWith(ServerProcessLogs.class)
 class HttpsIT {
     private TestCertificates ca;
     private Path dir;

@@ -1,5 +1,7 @@
 package io.tablestream.server.tls;
 
+import org.junit.jupiter.api.extension.ExtendWith;
+import io.tablestream.server.process.ServerProcessLogs;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.azure.data.tables.TableClient;
@@ -50,6 +52,7 @@ import org.junit.jupiter.api.Timeout;
 @KafkaTest
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @Timeout(value = 3, unit = TimeUnit.MINUTES)
+@ExtendWith(ServerProcessLogs.class)
 class TlsClusterIT {
     private static final int NODES = 2;
     private static final int PARTITIONS = 6;
