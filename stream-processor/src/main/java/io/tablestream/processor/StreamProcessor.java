@@ -84,6 +84,7 @@ public final class StreamProcessor implements AutoCloseable {
     private final StreamProcessorConfig config;
     private final Topics topics;
     private final int commandPartitions;
+    private final String commandsTopicId;
     private final TopicReplication replication;
     private final ProcessorSettings settings;
     private final KafkaStreams streams;
@@ -114,6 +115,7 @@ public final class StreamProcessor implements AutoCloseable {
                     config.partitions(), config.replicationFactor(), config.overrides());
             this.commandPartitions = installed.commandPartitions();
             this.replication = installed.replication();
+            this.commandsTopicId = installed.commandsTopicId();
         } catch (RuntimeException e) {
             admin.close(ADMIN_CLOSE);
             throw e;
@@ -496,6 +498,15 @@ public final class StreamProcessor implements AutoCloseable {
 
     public Topics topics() {
         return topics;
+    }
+
+    /**
+     * The command log topic's id: random (the cluster gives it at the topic's creation), the same for
+     * every instance of a cluster, and known only to those who may describe the topic, never told over
+     * HTTP. Secret material the instances share without configuration.
+     */
+    public String commandsTopicId() {
+        return commandsTopicId;
     }
 
     /** Partitions of the commands topic (and so of the entity stores). */

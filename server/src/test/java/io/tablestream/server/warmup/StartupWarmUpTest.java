@@ -23,6 +23,24 @@ class StartupWarmUpTest {
     }
 
     @Test
+    void theSharedScratchAccountIsTheSameForTheSameCommandLogAndNothingElse() {
+        StartupWarmUp one = StartupWarmUp.sharedScratchAccount("Ah1dPzS6R9uQ0mJXG3yKzA", Set.of()).orElseThrow();
+        StartupWarmUp again = StartupWarmUp.sharedScratchAccount("Ah1dPzS6R9uQ0mJXG3yKzA", Set.of()).orElseThrow();
+        StartupWarmUp other = StartupWarmUp.sharedScratchAccount("Bh1dPzS6R9uQ0mJXG3yKzA", Set.of()).orElseThrow();
+
+        assertThat(one.account()).matches(AccountKeys.ACCOUNT_NAME).startsWith("warmup").hasSize(19);
+        assertThat(again.account()).isEqualTo(one.account());
+        assertThat(again.key()).isEqualTo(one.key());
+        assertThat(Base64.getDecoder().decode(one.key())).hasSize(32);
+        assertThat(other.account()).isNotEqualTo(one.account());
+        assertThat(other.key()).isNotEqualTo(one.key());
+        assertThat(again.table()).as("each process its own scratch table").isNotEqualTo(one.table())
+                .matches("WarmUp[a-z0-9]+");
+        assertThat(StartupWarmUp.sharedScratchAccount("Ah1dPzS6R9uQ0mJXG3yKzA", Set.of(one.account())))
+                .as("a configured account of that name").isEmpty();
+    }
+
+    @Test
     void endsAtOnceWhenNothingAnswers() throws IOException {
         int closed;
         try (ServerSocket socket = new ServerSocket(0)) {
