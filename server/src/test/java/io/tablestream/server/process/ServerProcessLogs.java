@@ -9,6 +9,7 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.BeforeEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
+import org.junit.jupiter.api.extension.LifecycleMethodExecutionExceptionHandler;
 import org.junit.jupiter.api.extension.TestExecutionExceptionHandler;
 
 /**
@@ -19,7 +20,8 @@ import org.junit.jupiter.api.extension.TestExecutionExceptionHandler;
  * The children counted are those started since the test (or, for a class that starts them once,
  * the class) began.
  */
-public final class ServerProcessLogs implements BeforeAllCallback, BeforeEachCallback, TestExecutionExceptionHandler {
+public final class ServerProcessLogs implements BeforeAllCallback, BeforeEachCallback, TestExecutionExceptionHandler,
+        LifecycleMethodExecutionExceptionHandler {
     private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace.create(ServerProcessLogs.class);
     private static final String MARK = "mark";
     /** Lines worth reading first in a post-mortem. */
@@ -35,6 +37,16 @@ public final class ServerProcessLogs implements BeforeAllCallback, BeforeEachCal
     @Override
     public void beforeEach(ExtensionContext context) {
         context.getStore(NAMESPACE).put(MARK, ServerProcess.startedCount());
+    }
+
+    @Override
+    public void handleBeforeAllMethodExecutionException(ExtensionContext context, Throwable failure) throws Throwable {
+        handleTestExecutionException(context, failure); // e.g. a cluster started once for the class
+    }
+
+    @Override
+    public void handleBeforeEachMethodExecutionException(ExtensionContext context, Throwable failure) throws Throwable {
+        handleTestExecutionException(context, failure);
     }
 
     @Override
