@@ -385,11 +385,6 @@ public final class StreamProcessor implements AutoCloseable {
         return replaying;
     }
 
-    /** The partitions of this instance's active tasks, looked up now (not a recent look reused). */
-    public Set<Integer> activeNow() {
-        return replicas.activeNow();
-    }
-
     /** {@code processing.exception.handler.global.enabled} (a deprecated name: 5.0 drops it and enables it). */
     private static final String PROCESSING_EXCEPTION_HANDLER_GLOBAL_ENABLED = "processing.exception.handler.global.enabled";
 
