@@ -1,7 +1,5 @@
 package io.tablestream.server.cluster;
 
-import org.junit.jupiter.api.extension.ExtendWith;
-import io.tablestream.server.process.ServerProcessLogs;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.azure.core.exception.HttpResponseException;
@@ -14,6 +12,7 @@ import io.tablestream.server.ServerConfig;
 import io.tablestream.server.ServerSettings;
 import io.tablestream.server.TableNames;
 import io.tablestream.server.TablestreamServer;
+import io.tablestream.server.process.ServerProcessLogs;
 import io.tablestream.testsupport.BrokerCluster;
 import io.tablestream.testsupport.NetworkNamespace;
 import io.tablestream.testsupport.TestDirectories;
@@ -39,6 +38,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -1,7 +1,5 @@
 package io.tablestream.server.cluster;
 
-import org.junit.jupiter.api.extension.ExtendWith;
-import io.tablestream.server.process.ServerProcessLogs;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.azure.core.http.rest.PagedResponse;
@@ -31,6 +29,7 @@ import io.tablestream.server.RawTableClient;
 import io.tablestream.server.ServerSettings;
 import io.tablestream.server.TableNames;
 import io.tablestream.server.process.ServerProcess;
+import io.tablestream.server.process.ServerProcessLogs;
 import io.tablestream.testsupport.KafkaCluster;
 import io.tablestream.testsupport.KafkaTest;
 import io.tablestream.testsupport.TestDirectories;
@@ -57,6 +56,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

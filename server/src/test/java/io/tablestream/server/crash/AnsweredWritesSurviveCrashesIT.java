@@ -1,7 +1,5 @@
 package io.tablestream.server.crash;
 
-import org.junit.jupiter.api.extension.ExtendWith;
-import io.tablestream.server.process.ServerProcessLogs;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tablestream.client.LeanTableClient;
@@ -13,6 +11,7 @@ import io.tablestream.server.ChangeFeedRecords;
 import io.tablestream.server.ServerSettings;
 import io.tablestream.server.TablestreamServerExtension;
 import io.tablestream.server.process.ServerProcess;
+import io.tablestream.server.process.ServerProcessLogs;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Path;
@@ -31,6 +30,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

@@ -1,7 +1,5 @@
 package io.tablestream.server.crash;
 
-import org.junit.jupiter.api.extension.ExtendWith;
-import io.tablestream.server.process.ServerProcessLogs;
 import static io.tablestream.testsupport.Eventually.eventually;
 import static io.tablestream.testsupport.Eventually.eventuallyPasses;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -15,6 +13,7 @@ import com.azure.data.tables.TableClientBuilder;
 import com.azure.data.tables.models.TableEntity;
 import io.tablestream.server.ServerSettings;
 import io.tablestream.server.process.ServerProcess;
+import io.tablestream.server.process.ServerProcessLogs;
 import io.tablestream.testsupport.TestDirectories;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -26,6 +25,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -1,7 +1,5 @@
 package io.tablestream.server.crash;
 
-import org.junit.jupiter.api.extension.ExtendWith;
-import io.tablestream.server.process.ServerProcessLogs;
 import static io.tablestream.server.process.ServerProcess.freePort;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -9,6 +7,7 @@ import io.tablestream.server.RawTableClient;
 import io.tablestream.server.ServerSettings;
 import io.tablestream.server.TransactionRequests;
 import io.tablestream.server.process.ServerProcess;
+import io.tablestream.server.process.ServerProcessLogs;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -17,6 +16,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

@@ -1,7 +1,5 @@
 package io.tablestream.server.feed;
 
-import org.junit.jupiter.api.extension.ExtendWith;
-import io.tablestream.server.process.ServerProcessLogs;
 import static io.tablestream.server.RawTableClient.query;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -10,6 +8,7 @@ import com.azure.data.tables.models.TableEntity;
 import io.tablestream.server.RawTableClient;
 import io.tablestream.server.ServerSettings;
 import io.tablestream.server.process.ServerProcess;
+import io.tablestream.server.process.ServerProcessLogs;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -17,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**

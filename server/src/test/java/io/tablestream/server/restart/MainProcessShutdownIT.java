@@ -1,16 +1,16 @@
 package io.tablestream.server.restart;
 
-import org.junit.jupiter.api.extension.ExtendWith;
-import io.tablestream.server.process.ServerProcessLogs;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.azure.data.tables.TableClient;
 import com.azure.data.tables.models.TableEntity;
 import io.tablestream.server.ServerSettings;
 import io.tablestream.server.process.ServerProcess;
+import io.tablestream.server.process.ServerProcessLogs;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

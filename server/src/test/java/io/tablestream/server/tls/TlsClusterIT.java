@@ -1,7 +1,5 @@
 package io.tablestream.server.tls;
 
-import org.junit.jupiter.api.extension.ExtendWith;
-import io.tablestream.server.process.ServerProcessLogs;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.azure.data.tables.TableClient;
@@ -19,6 +17,7 @@ import io.tablestream.server.ServerSettings;
 import io.tablestream.server.TablestreamServer;
 import io.tablestream.server.TableNames;
 import io.tablestream.server.process.ServerProcess;
+import io.tablestream.server.process.ServerProcessLogs;
 import io.tablestream.testsupport.KafkaCluster;
 import io.tablestream.testsupport.KafkaTest;
 import io.tablestream.testsupport.TestCertificates;
@@ -39,6 +38,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Two instances of a cluster on the shared test broker (each forwards to the other; a third would
