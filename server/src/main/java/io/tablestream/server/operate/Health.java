@@ -26,8 +26,9 @@ import org.apache.kafka.streams.ThreadMetadata;
  *       (Kafka Streams ERROR, after its threads kept failing).</li>
  *   <li><b>ready</b>: 200 when the instance can serve: the Kafka cluster answered lately ({@code broker}), the
  *       stream processor is RUNNING ({@code processor}), every store it hosts is restored ({@code stores}: no
- *       task restoring, and no active task still replaying the writes answered before it restarted), and the table registry can be read ({@code registry}); else 503. A rebalance makes
- *       an instance briefly not ready; while the instance warms up before it first serves (a process
+ *       task restoring, and no active task still replaying the writes answered before it restarted), and
+ *       the table registry can be read ({@code registry}); else 503. A rebalance makes an instance briefly
+ *       not ready; while the instance warms up before it first serves (a process
  *       started with {@code warm-up-seconds} above 0), {@code warm-up} is down too.</li>
  * </ul>
  * The body says which check failed and why: {@code {"status":"UP|DOWN","checks":{"broker":{"status":"UP",

@@ -98,27 +98,11 @@ public final class StartupWarmUp {
     private static byte[] hmac(String secret, String purpose) {
         try {
             Mac mac = Mac.getInstance("HmacSHA256");
-            mac.init(new SecretKeySpec(secret.getBytes(StandardCharsets.UTF_8),
-                    "HmacSHA256"));
+            mac.init(new SecretKeySpec(secret.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
             return mac.doFinal(purpose.getBytes(StandardCharsets.UTF_8));
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException("HmacSHA256 is part of every JDK", e);
         }
-    }
-
-    /**
-     * A scratch account of this process alone: a random name none of {@code taken} has (a valid account
-     * name) and a random key. Usable on a single instance only: another instance refuses its requests.
-     */
-    public static StartupWarmUp scratchAccount(Set<String> taken) {
-        String name;
-        do {
-            name = "warmup" + Long.toString(RANDOM.nextLong() & Long.MAX_VALUE, 36);
-        } while (taken.contains(name));
-        byte[] key = new byte[32];
-        RANDOM.nextBytes(key);
-        return new StartupWarmUp(name.length() > 24 ? name.substring(0, 24) : name,
-                Base64.getEncoder().encodeToString(key));
     }
 
     /** The scratch account's name (3 to 24 lower-case letters and digits). */
