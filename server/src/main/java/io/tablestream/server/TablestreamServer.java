@@ -46,6 +46,7 @@ import java.util.Deque;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -149,11 +150,12 @@ public final class TablestreamServer implements AutoCloseable {
         handlers.putAll(ChangeFeedHandler.create(new TableLookup(processor.registry()), changeFeed,
                 config.get(ServerSettings.CHANGE_FEED_RECORD_BUDGET), responders));
 
-        // the warm-up's scratch account: a name no configured account has, a key known only here
-        StartupWarmUp warmUp = warmUpTime.isZero() || tls != null ? null
-                : StartupWarmUp.scratchAccount(config.accountKeys(Map.of()).accounts());
-        Authentication authentication = new Authentication(config.accountKeys(warmUp == null ? Map.of()
-                : Map.of(warmUp.account(), warmUp.key())),
+        // the cluster's warm-up account: known to every instance, to no HTTP client (StartupWarmUp)
+        Optional<StartupWarmUp> scratch = StartupWarmUp.sharedScratchAccount(processor.commandsTopicId(),
+                config.accountKeys(Map.of()).accounts());
+        StartupWarmUp warmUp = warmUpTime.isZero() || tls != null ? null : scratch.orElse(null);
+        Authentication authentication = new Authentication(config.accountKeys(scratch.isEmpty() ? Map.of()
+                : Map.of(scratch.get().account(), scratch.get().key())),
                 StoredAccessPolicies.of(processor.registry()), clock,
                 AuthenticationSettings.defaults().withAnonymousAccess(config.get(ServerSettings.ANONYMOUS_ACCESS)));
         TableServiceEndpoint endpoint = new TableServiceEndpoint(new SignedCallerAuthenticator(authentication),

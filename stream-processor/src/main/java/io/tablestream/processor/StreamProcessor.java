@@ -84,6 +84,7 @@ public final class StreamProcessor implements AutoCloseable {
     private final StreamProcessorConfig config;
     private final Topics topics;
     private final int commandPartitions;
+    private final String commandsTopicId;
     private final TopicReplication replication;
     private final ProcessorSettings settings;
     private final KafkaStreams streams;
@@ -114,6 +115,7 @@ public final class StreamProcessor implements AutoCloseable {
                     config.partitions(), config.replicationFactor(), config.overrides());
             this.commandPartitions = installed.commandPartitions();
             this.replication = installed.replication();
+            this.commandsTopicId = installed.commandsTopicId();
         } catch (RuntimeException e) {
             admin.close(ADMIN_CLOSE);
             throw e;
@@ -349,19 +351,38 @@ public final class StreamProcessor implements AutoCloseable {
     /**
      * Waits (startup only, bounded) until every local task has replayed what its partition held
      * when it started, so the first reads after a start are not refused while the tasks catch up.
+     * Each look at the tasks is a fresh one: a look taken while the processor still rebalanced can
+     * lack tasks, and a start that judged by it served before they had replayed.
      */
     private void awaitReadable(long deadlineNanos) throws InterruptedException {
+        long begin = System.nanoTime();
+        Set<Integer> waitedFor = Set.of();
         while (System.nanoTime() < deadlineNanos) {
-            boolean all = true;
-            for (int partition : replicas.active()) {
-                all &= settings.appliedOffsets().readable(partition);
-            }
-            if (all) {
+            Set<Integer> active = replicas.activeNow();
+            waitedFor = active;
+            if (replaying(active).isEmpty()) {
+                LOG.info("Every active partition here is readable ({}), {} ms after the processor ran", active,
+                        (System.nanoTime() - begin) / 1_000_000);
                 return;
             }
             Thread.sleep(READABLE_CHECK.toMillis());
         }
-        LOG.warn("Some tasks are still catching up after start; their reads answer ServerBusy until they have");
+        LOG.warn("Some tasks are still catching up after start ({} of {}); their reads answer ServerBusy until they"
+                + " have", replaying(waitedFor), waitedFor);
+    }
+
+    /**
+     * The partitions among {@code active} whose task (re)started and has not yet replayed what its
+     * partition held then: their reads answer ServerBusy meanwhile.
+     */
+    public Set<Integer> replaying(Set<Integer> active) {
+        Set<Integer> replaying = new TreeSet<>();
+        for (int partition : active) {
+            if (!settings.appliedOffsets().readable(partition)) {
+                replaying.add(partition);
+            }
+        }
+        return replaying;
     }
 
     /** {@code processing.exception.handler.global.enabled} (a deprecated name: 5.0 drops it and enables it). */
@@ -472,6 +493,15 @@ public final class StreamProcessor implements AutoCloseable {
 
     public Topics topics() {
         return topics;
+    }
+
+    /**
+     * The command log topic's id: random (the cluster gives it at the topic's creation), the same for
+     * every instance of a cluster, and known only to those who may describe the topic, never told over
+     * HTTP. Secret material the instances share without configuration.
+     */
+    public String commandsTopicId() {
+        return commandsTopicId;
     }
 
     /** Partitions of the commands topic (and so of the entity stores). */

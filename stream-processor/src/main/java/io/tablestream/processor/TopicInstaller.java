@@ -39,8 +39,11 @@ public final class TopicInstaller {
     private TopicInstaller() {
     }
 
-    /** What {@link #install} found and did: the commands topic's partitions, the replication of new topics. */
-    public record Installed(int commandPartitions, TopicReplication replication) {
+    /**
+     * What {@link #install} found and did: the commands topic's partitions and its topic id (random, given
+     * by the cluster when the topic was created), the replication of new topics.
+     */
+    public record Installed(int commandPartitions, TopicReplication replication, String commandsTopicId) {
     }
 
     /**
@@ -78,7 +81,7 @@ public final class TopicInstaller {
             // (its metadata lags the controller's), which then says it does not exist: ask again.
             TopicDescription commands = untilTopicKnown(() -> admin.describeTopics(List.of(name)).allTopicNames()
                     .get(TIMEOUT_SECONDS, TimeUnit.SECONDS).get(name), Duration.ofSeconds(TIMEOUT_SECONDS));
-            return new Installed(commands.partitions().size(), replication);
+            return new Installed(commands.partitions().size(), replication, commands.topicId().toString());
         } catch (ExecutionException | TimeoutException e) {
             throw new IllegalStateException("Cannot install the topics on " + bootstrapServers + ": " + e, e);
         } catch (InterruptedException e) {

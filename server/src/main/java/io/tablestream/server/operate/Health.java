@@ -13,6 +13,7 @@ import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.ThreadMetadata;
 
@@ -25,8 +26,9 @@ import org.apache.kafka.streams.ThreadMetadata;
  *       (Kafka Streams ERROR, after its threads kept failing).</li>
  *   <li><b>ready</b>: 200 when the instance can serve: the Kafka cluster answered lately ({@code broker}), the
  *       stream processor is RUNNING ({@code processor}), every store it hosts is restored ({@code stores}: no
- *       task restoring), and the table registry can be read ({@code registry}); else 503. A rebalance makes
- *       an instance briefly not ready; while the instance warms up before it first serves (a process
+ *       task restoring, and no active task still replaying the writes answered before it restarted), and
+ *       the table registry can be read ({@code registry}); else 503. A rebalance makes an instance briefly
+ *       not ready; while the instance warms up before it first serves (a process
  *       started with {@code warm-up-seconds} above 0), {@code warm-up} is down too.</li>
  * </ul>
  * The body says which check failed and why: {@code {"status":"UP|DOWN","checks":{"broker":{"status":"UP",
@@ -99,16 +101,23 @@ public final class Health {
         } catch (RuntimeException e) {
             return new Check(false, "changing state");
         }
-        int active = 0;
+        Set<Integer> active = new TreeSet<>();
         int standby = 0;
         for (ThreadMetadata thread : threads) {
             if (!thread.threadState().equals("RUNNING")) {
                 return new Check(false, thread.threadName() + " is " + thread.threadState() + " (restoring)");
             }
-            active += thread.activeTasks().size();
+            thread.activeTasks().forEach(task -> active.add(task.taskId().partition()));
             standby += thread.standbyTasks().size();
         }
-        return new Check(true, active + " active and " + standby + " standby partition(s) restored");
+        // restored is not enough: a task that restarted replays what was answered after its last commit,
+        // and its reads answer ServerBusy until it has
+        Set<Integer> replaying = processor.replaying(active);
+        if (!replaying.isEmpty()) {
+            return new Check(false, "partition(s) " + replaying + " replaying the writes answered before their task"
+                    + " (re)started");
+        }
+        return new Check(true, active.size() + " active and " + standby + " standby partition(s) restored");
     }
 
     private Check registry() {

@@ -4,6 +4,9 @@ import io.tablestream.client.LeanTableClient;
 import io.tablestream.client.LeanTableClient.BatchOperation;
 import io.tablestream.client.TableAccount;
 import io.tablestream.client.TableServiceHttp;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.OffsetDateTime;
@@ -13,6 +16,7 @@ import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -20,6 +24,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,17 +37,29 @@ import org.slf4j.LoggerFactory;
  *
  * <p>For a bounded time, one request at a time, it sends over loopback HTTP what the official SDK
  * sends, signed with SharedKeyLite: single inserts, insert-or-replace, merges, point reads, small
- * range queries and now and then a transaction of ten inserts. They write to one scratch table of a
- * scratch account (a random name no configured account has and a random key, both known only in this
- * process), deleted at the end. It is best effort: the first failed request, a request that takes too long, or the time
- * running out ends it, and the instance becomes ready either way.
+ * range queries and now and then a transaction of ten inserts, over a few PartitionKeys (so in a
+ * cluster some are read from other instances, forwarded as a client's reads are). They write to a
+ * scratch table of this process's own (a random name), deleted at the end, in a scratch account.
+ *
+ * <p>The scratch account is the cluster's: its name and key are derived from the command log topic's
+ * id ({@link #sharedScratchAccount}), which the cluster chose at random when it created the topic and
+ * which every instance reads from Kafka at its start, so every instance of a cluster knows the account
+ * without any configuration, and authenticates the warm-up's reads that another instance forwards to
+ * it. No HTTP client can use it: the id is never told over HTTP, and a request signed with any other
+ * key fails 403 as for any account (anyone who may describe the topic in Kafka can derive it, and may
+ * read every table there anyway).
+ *
+ * <p>It is best effort: the first failed request, a request that takes too long, or the time running out
+ * ends it, and the instance becomes ready either way.
  */
 public final class StartupWarmUp {
     private static final Logger LOG = LoggerFactory.getLogger(StartupWarmUp.class);
-    /** The scratch table's name in the scratch account. */
-    static final String TABLE = "WarmUp";
-    /** The PartitionKey of the single writes; transactions write to their own. */
+    /** The beginning of the scratch table's name in the scratch account (a random end follows). */
+    static final String TABLE_PREFIX = "WarmUp";
+    /** The PartitionKeys of the single writes are this and a number below {@link #PARTITION_KEYS}; transactions write to their own. */
     static final String PARTITION = "p";
+    /** How many PartitionKeys the rounds go over: enough that in a cluster some live on other instances. */
+    static final int PARTITION_KEYS = 8;
     /** A transaction every this many rounds of a worker. */
     static final int TRANSACTION_EVERY = 10;
     static final int TRANSACTION_SIZE = 10;
@@ -51,22 +69,40 @@ public final class StartupWarmUp {
 
     private final String account;
     private final String key;
+    /** This process's scratch table: instances of a cluster warming up at once each use their own. */
+    private final String table;
 
     private StartupWarmUp(String account, String key) {
         this.account = account;
         this.key = key;
+        this.table = TABLE_PREFIX + Long.toString(RANDOM.nextLong() & Long.MAX_VALUE, 36);
     }
 
-    /** A scratch account: a random name none of {@code taken} has (a valid account name) and a random key. */
-    public static StartupWarmUp scratchAccount(Set<String> taken) {
-        String name;
-        do {
-            name = "warmup" + Long.toString(RANDOM.nextLong() & Long.MAX_VALUE, 36);
-        } while (taken.contains(name));
-        byte[] key = new byte[32];
-        RANDOM.nextBytes(key);
-        return new StartupWarmUp(name.length() > 24 ? name.substring(0, 24) : name,
-                Base64.getEncoder().encodeToString(key));
+    /**
+     * The cluster's scratch account: its name ({@code warmup} and 13 letters or digits) and key derived,
+     * by HMAC-SHA256, from {@code commandsTopicId} (the command log topic's id, see the class comment);
+     * empty when a configured account in {@code taken} has that name.
+     */
+    public static Optional<StartupWarmUp> sharedScratchAccount(String commandsTopicId, Set<String> taken) {
+        byte[] nameBytes = hmac(commandsTopicId, "tablestream warm-up scratch account name");
+        long number = ByteBuffer.wrap(nameBytes).getLong() & Long.MAX_VALUE;
+        String name = "warmup" + String.format("%13s", Long.toString(number, 36)).replace(' ', '0');
+        if (taken.contains(name)) {
+            LOG.warn("A configured account is named {}, the cluster's warm-up account: no warm-up", name);
+            return Optional.empty();
+        }
+        return Optional.of(new StartupWarmUp(name, Base64.getEncoder().encodeToString(
+                hmac(commandsTopicId, "tablestream warm-up scratch account key"))));
+    }
+
+    private static byte[] hmac(String secret, String purpose) {
+        try {
+            Mac mac = Mac.getInstance("HmacSHA256");
+            mac.init(new SecretKeySpec(secret.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
+            return mac.doFinal(purpose.getBytes(StandardCharsets.UTF_8));
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("HmacSHA256 is part of every JDK", e);
+        }
     }
 
     /** The scratch account's name (3 to 24 lower-case letters and digits). */
@@ -77,6 +113,11 @@ public final class StartupWarmUp {
     /** The scratch account's key, base64. */
     public String key() {
         return key;
+    }
+
+    /** This process's scratch table in the scratch account. */
+    String table() {
+        return table;
     }
 
     /** What a warm-up did. */
@@ -96,12 +137,12 @@ public final class StartupWarmUp {
         TableAccount scratch = TableAccount.parse("AccountName=" + account + ";AccountKey=" + key
                 + ";TableEndpoint=" + serviceRoot + "/" + account);
         try (LeanTableClient client = new LeanTableClient(scratch, TableServiceHttp.MINIMAL_METADATA)) {
-            String created = await(client.createTable(TABLE), SETUP_TIMEOUT, 204);
+            String created = await(client.createTable(table), SETUP_TIMEOUT, 204);
             if (created != null) {
                 ended = "stopped: the scratch table was not created (" + created + ")";
             } else {
-                ended = warmUp(client, begin + budget.toNanos(), writes, reads);
-                String deleted = await(client.deleteRaw("Tables('" + TABLE + "')"), SETUP_TIMEOUT, 204);
+                ended = warmUp(client, table, begin + budget.toNanos(), writes, reads);
+                String deleted = await(client.deleteRaw("Tables('" + table + "')"), SETUP_TIMEOUT, 204);
                 if (deleted != null) {
                     ended += "; the scratch table was not deleted (" + deleted + ")";
                 }
@@ -121,9 +162,10 @@ public final class StartupWarmUp {
      * ended. One at a time, as a sequential client sends them: load with many requests in flight
      * did not make a young server's sequential writes faster (docs/performance.md).
      */
-    private static String warmUp(LeanTableClient client, long deadline, AtomicInteger writes, AtomicInteger reads) {
+    private static String warmUp(LeanTableClient client, String table, long deadline, AtomicInteger writes,
+                                 AtomicInteger reads) {
         for (int round = 0; System.nanoTime() < deadline; round++) {
-            String failed = round(client, PARTITION, round, deadline, writes, reads);
+            String failed = round(client, table, PARTITION + round % PARTITION_KEYS, round, deadline, writes, reads);
             if (failed != null) {
                 return "stopped early: " + failed;
             }
@@ -135,28 +177,28 @@ public final class StartupWarmUp {
     }
 
     /** One round on {@code partition}: null when every answer was the expected one, else what failed. */
-    private static String round(LeanTableClient client, String partition, int round, long deadline,
+    private static String round(LeanTableClient client, String table, String partition, int round, long deadline,
                                 AtomicInteger writes, AtomicInteger reads) {
         Duration left = Duration.ofNanos(Math.max(0, deadline - System.nanoTime())).plusSeconds(5);
         String rowKey = String.format("%08d", round);
         Map<String, Object> entity = entity(round);
-        String failed = await(client.insert(TABLE, partition, rowKey, entity, false), left, 204);
+        String failed = await(client.insert(table, partition, rowKey, entity, false), left, 204);
         if (failed == null) {
             writes.incrementAndGet();
             entity.put("Count", round + 1);
-            failed = await(client.upsert(TABLE, partition, rowKey, entity), left, 204);
+            failed = await(client.upsert(table, partition, rowKey, entity), left, 204);
         }
         if (failed == null) {
             writes.incrementAndGet();
-            failed = await(client.merge(TABLE, partition, rowKey, "*", Map.of("Note", "merged " + round)), left, 204);
+            failed = await(client.merge(table, partition, rowKey, "*", Map.of("Note", "merged " + round)), left, 204);
         }
         if (failed == null) {
             writes.incrementAndGet();
-            failed = await(client.get(TABLE, partition, rowKey), left, 200);
+            failed = await(client.get(table, partition, rowKey), left, 200);
         }
         if (failed == null) {
             reads.incrementAndGet();
-            failed = await(client.query(TABLE, "PartitionKey eq '" + partition + "' and RowKey ge '"
+            failed = await(client.query(table, "PartitionKey eq '" + partition + "' and RowKey ge '"
                     + String.format("%08d", Math.max(0, round - 5)) + "' and RowKey le '" + rowKey + "'"), left, 200);
         }
         if (failed == null) {
@@ -166,7 +208,7 @@ public final class StartupWarmUp {
                 for (int i = 0; i < TRANSACTION_SIZE; i++) {
                     inserts.add(BatchOperation.insert(rowKey + "-" + i, entity(round)));
                 }
-                failed = await(client.batch(TABLE, partition + "-t", inserts), left,
+                failed = await(client.batch(table, partition + "-t", inserts), left,
                         b -> b.succeeded() ? null : "a transaction answered " + b.status());
                 if (failed == null) {
                     writes.addAndGet(TRANSACTION_SIZE);

@@ -12,6 +12,7 @@ import io.tablestream.server.ServerConfig;
 import io.tablestream.server.ServerSettings;
 import io.tablestream.server.TableNames;
 import io.tablestream.server.TablestreamServer;
+import io.tablestream.server.process.ServerProcessLogs;
 import io.tablestream.testsupport.BrokerCluster;
 import io.tablestream.testsupport.NetworkNamespace;
 import io.tablestream.testsupport.TestDirectories;
@@ -37,6 +38,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -64,6 +66,7 @@ import org.slf4j.LoggerFactory;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
+@ExtendWith(ServerProcessLogs.class)
 class BrokerFaultsIT {
     private static final Logger LOG = LoggerFactory.getLogger(BrokerFaultsIT.class);
     private static final boolean FULL = Boolean.getBoolean("faults.full");

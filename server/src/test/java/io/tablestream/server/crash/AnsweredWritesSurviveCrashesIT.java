@@ -11,6 +11,7 @@ import io.tablestream.server.ChangeFeedRecords;
 import io.tablestream.server.ServerSettings;
 import io.tablestream.server.TablestreamServerExtension;
 import io.tablestream.server.process.ServerProcess;
+import io.tablestream.server.process.ServerProcessLogs;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Path;
@@ -29,6 +30,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -50,6 +52,7 @@ import org.slf4j.LoggerFactory;
  * {@code -Dtablestream.crash.rounds=N} (default 4: two kills of the process, two of a stream thread; a restart
  * under the writers took 16-33 s in a full-suite run on two cores) for longer runs.
  */
+@ExtendWith(ServerProcessLogs.class)
 class AnsweredWritesSurviveCrashesIT {
     private static final Logger LOG = LoggerFactory.getLogger(AnsweredWritesSurviveCrashesIT.class);
     private static final int ROUNDS = Integer.getInteger("tablestream.crash.rounds", 4);
@@ -232,6 +235,7 @@ class AnsweredWritesSurviveCrashesIT {
                 return a;
             }
             assertThat(System.nanoTime()).as("reading %s back (last: %s)", key, a).isLessThan(deadline);
+            LOG.info("Reading {} back answered {}; again in a moment", key, a); // a 503 says which wait refused it
             Thread.sleep(200);
         }
     }

@@ -13,6 +13,7 @@ import com.azure.data.tables.TableClientBuilder;
 import com.azure.data.tables.models.TableEntity;
 import io.tablestream.server.ServerSettings;
 import io.tablestream.server.process.ServerProcess;
+import io.tablestream.server.process.ServerProcessLogs;
 import io.tablestream.testsupport.TestDirectories;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -24,6 +25,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -33,6 +35,7 @@ import org.slf4j.LoggerFactory;
  * after it returns, and every write acknowledged before, during or after the outage reads back with
  * the ETag it was answered with.
  */
+@ExtendWith(ServerProcessLogs.class)
 class BrokerRestartIT {
     private static final Logger LOG = LoggerFactory.getLogger(BrokerRestartIT.class);
     private static final String TABLE = "BrokerRestart";

@@ -11,11 +11,13 @@ import com.azure.data.tables.TableClient;
 import com.azure.data.tables.TableClientBuilder;
 import com.azure.data.tables.models.TableEntity;
 import com.azure.data.tables.models.TableEntityUpdateMode;
+import com.azure.data.tables.models.TableServiceException;
 import com.azure.data.tables.models.TableTransactionAction;
 import com.azure.data.tables.models.TableTransactionActionType;
 import io.tablestream.server.RawTableClient;
 import io.tablestream.server.ServerSettings;
 import io.tablestream.server.process.ServerProcess;
+import io.tablestream.server.process.ServerProcessLogs;
 import io.tablestream.testsupport.TestDirectories;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -29,6 +31,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -41,6 +44,7 @@ import org.slf4j.LoggerFactory;
  * under writes and the last one that verifies, each a restart after kill -9; more for a longer run;
  * AnsweredWritesSurviveCrashesIT kills under writes too); seed: {@code -Dcrash.seed}.
  */
+@ExtendWith(ServerProcessLogs.class)
 class KillRecoveryIT {
     private static final Logger LOG = LoggerFactory.getLogger(KillRecoveryIT.class);
     private static final String TABLE = "Crash";
@@ -188,7 +192,14 @@ class KillRecoveryIT {
         // async writes were acknowledged once in the log; the processor may still be applying them
         eventuallyPasses(() -> {
             all.clear();
-            table.listEntities().forEach(e -> all.put(e.getPartitionKey() + "/" + e.getRowKey(), e));
+            try {
+                table.listEntities().forEach(e -> all.put(e.getPartitionKey() + "/" + e.getRowKey(), e));
+            } catch (TableServiceException e) { // a 503 says which wait refused it: logged whole, then again
+                LOG.info("Listing the table answered {} {} (Retry-After {}): {}", e.getResponse().getStatusCode(),
+                        e.getValue() == null ? null : e.getValue().getErrorCode(),
+                        e.getResponse().getHeaderValue("Retry-After"), e.getMessage());
+                throw e;
+            }
             assertThat(all.keySet()).as("every 202-accepted async write").containsAll(accepted);
         }, Duration.ofSeconds(60));
         Map<String, String> found = new HashMap<>();

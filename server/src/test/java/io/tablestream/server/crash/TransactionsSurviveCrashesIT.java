@@ -7,6 +7,7 @@ import io.tablestream.server.RawTableClient;
 import io.tablestream.server.ServerSettings;
 import io.tablestream.server.TransactionRequests;
 import io.tablestream.server.process.ServerProcess;
+import io.tablestream.server.process.ServerProcessLogs;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -15,6 +16,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -26,6 +28,7 @@ import org.slf4j.LoggerFactory;
  * report (an insert applied twice would fail the second time, with EntityAlreadyExists, and be
  * reported twice), and every row there. Rounds: {@code -Dtablestream.crash.rounds=N} (default 2).
  */
+@ExtendWith(ServerProcessLogs.class)
 class TransactionsSurviveCrashesIT {
     private static final Logger LOG = LoggerFactory.getLogger(TransactionsSurviveCrashesIT.class);
     private static final int ROUNDS = Integer.getInteger("tablestream.crash.rounds", 2);
@@ -102,7 +105,7 @@ class TransactionsSurviveCrashesIT {
                     String[] p = row.split("/");
                     RawTableClient.Response r = readRetryingBusy(reader,
                             p[0] + "(PartitionKey='" + p[1] + "',RowKey='" + p[2] + "')", a.token());
-                    assertThat(r.status()).as("%s of transaction %d", row, e.getKey()).isEqualTo(200);
+                    assertThat(r.status()).as("%s of transaction %d: %s", row, e.getKey(), busy(r)).isEqualTo(200);
                 }
             }
             LOG.info("{} accepted transactions checked", accepted.size());
@@ -125,9 +128,15 @@ class TransactionsSurviveCrashesIT {
             if (r.status() != 503 || System.nanoTime() > deadline) {
                 return r;
             }
-            LOG.info("{} answered 503 (a partition catching up); again in a moment", target);
+            LOG.info("{} answered {}; again in a moment", target, busy(r));
             sleep(500);
         }
+    }
+
+    /** A 503's whole answer, to tell which wait refused it: error code, Retry-After and message text. */
+    private static String busy(RawTableClient.Response r) {
+        return r.status() + " " + r.header("x-ms-error-code") + " (Retry-After " + r.header("Retry-After") + "): "
+                + r.body();
     }
 
     private static void sleep(long millis) {

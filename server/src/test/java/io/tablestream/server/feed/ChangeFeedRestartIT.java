@@ -8,6 +8,7 @@ import com.azure.data.tables.models.TableEntity;
 import io.tablestream.server.RawTableClient;
 import io.tablestream.server.ServerSettings;
 import io.tablestream.server.process.ServerProcess;
+import io.tablestream.server.process.ServerProcessLogs;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -15,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -24,6 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
  * restart replays, and the writes after it — and a deleted partition and the table's deletion as
  * one event each, the latter last.
  */
+@ExtendWith(ServerProcessLogs.class)
 class ChangeFeedRestartIT {
     @TempDir
     Path dataDir;

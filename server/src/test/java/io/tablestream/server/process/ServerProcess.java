@@ -37,13 +37,18 @@ import java.util.regex.Pattern;
  * {@link #stop()} it (SIGTERM) and start another on the same data directory. Settings are passed
  * as the environment variables of {@link Setting}; the child inherits no {@code TABLESTREAM_*}
  * or {@code KAFKA_BOOTSTRAP_SERVERS} variable from the test JVM. Everything the child prints goes
- * to a log file (kept across restarts, one section per start) and its last lines are kept for
- * assertion messages.
+ * to a log file (kept across restarts, one section per start, under {@code target/server-processes}
+ * and named after the test class that started it; never deleted by the test) and its last lines are
+ * kept for assertion messages. A child that ends without the test having killed or stopped it says so
+ * on the test's output, with its log's path; {@link ServerProcessLogs} adds every log's path and its
+ * telling lines to a failed test's failure.
  */
 public final class ServerProcess implements AutoCloseable {
     private static final Pattern SERVING = Pattern.compile("serving the Table service at https?://([^:/]+):(\\d+)/");
     private static final Pattern BROKER_READY = Pattern.compile("Kafka broker ([^:\\s]+):(\\d+) \\(cluster .* ready in");
     private static final int TAIL_LINES = 200;
+    /** Every child started in this JVM, in order, for {@link ServerProcessLogs}. */
+    private static final List<ServerProcess> STARTED = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     private final Process process;
     private final Pattern ready;
@@ -52,6 +57,9 @@ public final class ServerProcess implements AutoCloseable {
     private final CompletableFuture<Integer> serving = new CompletableFuture<>();
     private final long startedNanos;
     private volatile long servingNanos;
+    /** Set before the test ends the child itself, so its end is not reported as unexpected. */
+    private volatile boolean endExpected;
+    private volatile boolean endedUnexpectedly;
     /** The address it serves at, as its "serving" line names it. */
     private volatile String host = "127.0.0.1";
 
@@ -91,10 +99,11 @@ public final class ServerProcess implements AutoCloseable {
         try {
             return serving.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
-            throw new AssertionError("The server did not serve within " + timeout + "; its last lines:\n" + tail(), e);
+            throw new AssertionError("The server did not serve within " + timeout + " (its log: " + log
+                    + "); its last lines:\n" + tail(), e);
         } catch (ExecutionException e) {
-            throw new AssertionError("The server ended before serving (exit " + exitStatus() + "); its last lines:\n"
-                    + tail(), e.getCause());
+            throw new AssertionError("The server ended before serving (exit " + exitStatus() + ", its log: " + log
+                    + "); its last lines:\n" + tail(), e.getCause());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new AssertionError("Interrupted while waiting for the server", e);
@@ -154,6 +163,7 @@ public final class ServerProcess implements AutoCloseable {
 
     /** {@code kill -9}: the JVM ends at once, whatever it was doing. Returns once it is gone. */
     public void kill() {
+        endExpected = true;
         // the handle's signal leaves the output pipe open, so the child's last lines are kept
         // (Process.destroy* closes it at once)
         process.toHandle().destroyForcibly();
@@ -162,6 +172,7 @@ public final class ServerProcess implements AutoCloseable {
 
     /** SIGTERM, then waits for the process to end; returns its exit status. */
     public int stop(Duration timeout) {
+        endExpected = true;
         process.toHandle().destroy(); // SIGTERM, output still read: the shutdown's lines are kept
         return awaitExit(timeout);
     }
@@ -173,6 +184,7 @@ public final class ServerProcess implements AutoCloseable {
 
     /** Waits for the process to end by itself (killing it if it has not within {@code timeout}); its exit status. */
     public int awaitExit(Duration timeout) {
+        endExpected = true;
         try {
             if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
                 process.toHandle().destroyForcibly();
@@ -216,6 +228,26 @@ public final class ServerProcess implements AutoCloseable {
         return log;
     }
 
+    /** How many children this JVM has started so far: a mark for {@link #startedSince}. */
+    static int startedCount() {
+        return STARTED.size();
+    }
+
+    /** The children started since {@code mark} ({@link #startedCount}), in order. */
+    static List<ServerProcess> startedSince(int mark) {
+        return List.copyOf(STARTED.subList(Math.min(mark, STARTED.size()), STARTED.size()));
+    }
+
+    /** Whether the child ended without the test killing or stopping it. */
+    boolean endedUnexpectedly() {
+        return endedUnexpectedly;
+    }
+
+    /** "running" or its exit status. */
+    String state() {
+        return process.isAlive() ? "running" : "exit " + process.exitValue();
+    }
+
     /** Kills the child if it still runs. */
     @Override
     public void close() {
@@ -250,6 +282,23 @@ public final class ServerProcess implements AutoCloseable {
             // the child is gone; what it printed is in the log file
         }
         serving.completeExceptionally(new IllegalStateException("The server's output ended"));
+        if (!endExpected) {
+            endedUnexpectedly = true;
+            try {
+                process.waitFor(5, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            System.err.println("Server process " + process.pid() + " ended without the test ending it (" + state()
+                    + "); its log: " + log);
+        }
+    }
+
+    /** The simple name of the test class starting a child, and a dash; empty when none is on the stack. */
+    private static String testClassName() {
+        return StackWalker.getInstance().walk(frames -> frames.map(StackWalker.StackFrame::getClassName)
+                .filter(name -> name.endsWith("IT") || name.endsWith("Test")).findFirst()
+                .map(name -> name.substring(name.lastIndexOf('.') + 1) + "-").orElse(""));
     }
 
     /** What to start. */
@@ -310,7 +359,7 @@ public final class ServerProcess implements AutoCloseable {
             return this;
         }
 
-        /** Where the child's output goes; {@code target/server-processes/<dataDir name>.log} by default. */
+        /** Where the child's output goes; {@code target/server-processes/<test class>-<dataDir name>.log} by default. */
         public Builder log(Path file) {
             this.log = file;
             return this;
@@ -318,8 +367,8 @@ public final class ServerProcess implements AutoCloseable {
 
         /** Starts the child (it begins serving later: see {@link ServerProcess#awaitServing}). */
         public ServerProcess start() {
-            Path logFile = log != null ? log
-                    : Path.of("target", "server-processes", dataDir.getFileName() + ".log").toAbsolutePath();
+            Path logFile = log != null ? log : Path.of("target", "server-processes", testClassName()
+                    + dataDir.getFileName() + ".log").toAbsolutePath();
             List<String> command = new ArrayList<>(launcher);
             command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
             // The child's temporary files (RocksDB unpacks its native library there, 15 MiB, removed only at a
@@ -352,6 +401,7 @@ public final class ServerProcess implements AutoCloseable {
                 out.write("==== start " + java.time.Instant.now() + " " + environment + "\n");
                 long begin = System.nanoTime();
                 ServerProcess child = new ServerProcess(builder.start(), ready, logFile, begin);
+                STARTED.add(child);
                 Thread pump = new Thread(() -> child.pump(out), "server-" + child.pid() + "-output");
                 pump.setDaemon(true);
                 pump.start();

@@ -6,14 +6,17 @@ import com.azure.data.tables.TableClient;
 import com.azure.data.tables.models.TableEntity;
 import io.tablestream.server.ServerSettings;
 import io.tablestream.server.process.ServerProcess;
+import io.tablestream.server.process.ServerProcessLogs;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /** {@link io.tablestream.server.Main} in a process of its own: SIGTERM stops it cleanly, with exit status 0 and its data kept. */
+@ExtendWith(ServerProcessLogs.class)
 class MainProcessShutdownIT {
     private static final Logger LOG = LoggerFactory.getLogger(MainProcessShutdownIT.class);
 

@@ -24,6 +24,7 @@ import io.tablestream.server.ServerSettings;
 import io.tablestream.server.TableNames;
 import io.tablestream.server.TablestreamServer;
 import io.tablestream.server.process.ServerProcess;
+import io.tablestream.server.process.ServerProcessLogs;
 import io.tablestream.testsupport.KafkaCluster;
 import io.tablestream.testsupport.KafkaTest;
 import io.tablestream.testsupport.TestCertificates;
@@ -51,6 +52,7 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.openqa.selenium.By;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
@@ -67,6 +69,7 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  */
 @KafkaTest
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@ExtendWith(ServerProcessLogs.class)
 class HttpsIT {
     private TestCertificates ca;
     private Path dir;

@@ -17,6 +17,7 @@ import io.tablestream.server.ServerSettings;
 import io.tablestream.server.TablestreamServer;
 import io.tablestream.server.TableNames;
 import io.tablestream.server.process.ServerProcess;
+import io.tablestream.server.process.ServerProcessLogs;
 import io.tablestream.testsupport.KafkaCluster;
 import io.tablestream.testsupport.KafkaTest;
 import io.tablestream.testsupport.TestCertificates;
@@ -37,6 +38,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Two instances of a cluster on the shared test broker (each forwards to the other; a third would
@@ -50,6 +52,7 @@ import org.junit.jupiter.api.Timeout;
 @KafkaTest
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @Timeout(value = 3, unit = TimeUnit.MINUTES)
+@ExtendWith(ServerProcessLogs.class)
 class TlsClusterIT {
     private static final int NODES = 2;
     private static final int PARTITIONS = 6;

@@ -12,14 +12,21 @@ import org.junit.jupiter.api.Test;
 
 class StartupWarmUpTest {
     @Test
-    void theScratchAccountIsAValidAccountOfItsOwnWithARandomKey() {
-        StartupWarmUp one = StartupWarmUp.scratchAccount(Set.of("devstoreaccount1"));
-        StartupWarmUp two = StartupWarmUp.scratchAccount(Set.of("devstoreaccount1", one.account()));
+    void theSharedScratchAccountIsTheSameForTheSameCommandLogAndNothingElse() {
+        StartupWarmUp one = StartupWarmUp.sharedScratchAccount("Ah1dPzS6R9uQ0mJXG3yKzA", Set.of()).orElseThrow();
+        StartupWarmUp again = StartupWarmUp.sharedScratchAccount("Ah1dPzS6R9uQ0mJXG3yKzA", Set.of()).orElseThrow();
+        StartupWarmUp other = StartupWarmUp.sharedScratchAccount("Bh1dPzS6R9uQ0mJXG3yKzA", Set.of()).orElseThrow();
 
-        assertThat(one.account()).matches(AccountKeys.ACCOUNT_NAME).startsWith("warmup");
-        assertThat(two.account()).matches(AccountKeys.ACCOUNT_NAME).isNotEqualTo(one.account());
+        assertThat(one.account()).matches(AccountKeys.ACCOUNT_NAME).startsWith("warmup").hasSize(19);
+        assertThat(again.account()).isEqualTo(one.account());
+        assertThat(again.key()).isEqualTo(one.key());
         assertThat(Base64.getDecoder().decode(one.key())).hasSize(32);
-        assertThat(one.key()).isNotEqualTo(two.key());
+        assertThat(other.account()).isNotEqualTo(one.account());
+        assertThat(other.key()).isNotEqualTo(one.key());
+        assertThat(again.table()).as("each process its own scratch table").isNotEqualTo(one.table())
+                .matches("WarmUp[a-z0-9]+");
+        assertThat(StartupWarmUp.sharedScratchAccount("Ah1dPzS6R9uQ0mJXG3yKzA", Set.of(one.account())))
+                .as("a configured account of that name").isEmpty();
     }
 
     @Test
@@ -30,7 +37,7 @@ class StartupWarmUpTest {
         }
         long begin = System.nanoTime();
 
-        StartupWarmUp.Result result = StartupWarmUp.scratchAccount(Set.of())
+        StartupWarmUp.Result result = StartupWarmUp.sharedScratchAccount("Ah1dPzS6R9uQ0mJXG3yKzA", Set.of()).orElseThrow()
                 .run("http://127.0.0.1:" + closed, Duration.ofSeconds(30));
 
         assertThat(Duration.ofNanos(System.nanoTime() - begin)).isLessThan(Duration.ofSeconds(25));

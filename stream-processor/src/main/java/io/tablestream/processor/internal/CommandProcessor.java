@@ -102,6 +102,8 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
     private int ownPartition;
     /** This incarnation of the task: its partition markers carry it. */
     private String incarnation;
+    /** When this incarnation started ({@link System#nanoTime()}), until its marker is back (then -1). */
+    private long replayingSince;
     private Cancellable startMarker;
     /** What this incarnation handed over to readers ({@link ActiveTaskStores#started}). */
     private Object readersHold;
@@ -143,6 +145,7 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
                 settings.clock());
         rows.watch(jobShares::beforeChange);
         this.incarnation = UUID.randomUUID().toString();
+        this.replayingSince = System.nanoTime();
         this.tickPending = false;
         // The store holds what the last commit held; answered writes after it come back with the replay.
         settings.appliedOffsets().restored(ownPartition, taskState.appliedOffset());
@@ -205,6 +208,12 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
             done(partition, offset);
             if (marker.incarnation().equals(incarnation)) {
                 settings.appliedOffsets().caughtUp(partition);
+                if (replayingSince != -1) {
+                    // once per task start: when its reads stopped answering ServerBusy, for a post-mortem
+                    LOG.info("Partition {} readable: replayed up to offset {} in {} ms after its task started", partition,
+                            offset, (System.nanoTime() - replayingSince) / 1_000_000);
+                    replayingSince = -1;
+                }
                 if (tickPending) {
                     tickPending = false;
                     expireAtClock(record.timestamp());

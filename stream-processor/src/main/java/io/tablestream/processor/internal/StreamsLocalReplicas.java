@@ -145,6 +145,16 @@ public final class StreamsLocalReplicas implements LocalReplicas, AutoCloseable 
     }
 
     /**
+     * The partitions of the local active tasks, looked up afresh: start-up and readiness must not
+     * judge by a look the lag timer took a moment before, while the processor was still rebalancing
+     * (it may lack tasks assigned since).
+     */
+    public Set<Integer> activeNow() {
+        tasks = null;
+        return tasks().active();
+    }
+
+    /**
      * Looked up afresh: a standby read must never meet a task that has just become active and is
      * restoring (its store is not complete yet), which a reused look could still show as a standby.
      */
