@@ -145,13 +145,12 @@ public final class StreamsLocalReplicas implements LocalReplicas, AutoCloseable 
     }
 
     /**
-     * The partitions of the local active tasks, looked up afresh: start-up and readiness must not
-     * judge by a look the lag timer took a moment before, while the processor was still rebalancing
-     * (it may lack tasks assigned since).
+     * The partitions of the local active tasks, looked up afresh: start-up must not judge by a look the
+     * lag timer took a moment before, while the processor was still rebalancing (it may lack tasks
+     * assigned since).
      */
     public Set<Integer> activeNow() {
-        tasks = null;
-        return tasks().active();
+        return lookUp().active();
     }
 
     /**
@@ -160,16 +159,18 @@ public final class StreamsLocalReplicas implements LocalReplicas, AutoCloseable 
      */
     @Override
     public Set<Integer> standby() {
-        tasks = null;
-        return tasks().standby();
+        return lookUp().standby();
     }
 
+    /** The last look at the local tasks if it is recent enough, else a new one. */
     private Tasks tasks() {
         Tasks seen = tasks;
+        return System.nanoTime() - seen.seenAt() < TASKS_REUSED_NANOS ? seen : lookUp();
+    }
+
+    /** A new look at the local tasks, kept for {@link #tasks}. */
+    private Tasks lookUp() {
         long now = System.nanoTime();
-        if (seen != null && now - seen.seenAt() < TASKS_REUSED_NANOS) {
-            return seen;
-        }
         Set<Integer> active = new TreeSet<>();
         Set<Integer> standby = new TreeSet<>();
         Set<ThreadMetadata> threads;
@@ -186,7 +187,7 @@ public final class StreamsLocalReplicas implements LocalReplicas, AutoCloseable 
                 standby.add(task.taskId().partition());
             }
         }
-        seen = new Tasks(Set.copyOf(active), Set.copyOf(standby), now);
+        Tasks seen = new Tasks(Set.copyOf(active), Set.copyOf(standby), now);
         tasks = seen;
         return seen;
     }
