@@ -7,7 +7,8 @@
 #
 # For each size: a fresh in-memory Azurite, the driver and then the lean client against it, Azurite
 # stopped; then a fresh Tablestream (new data directory), the same, Tablestream stopped; then a
-# table of both. Results and logs go to bench/target/compare/<time>/. The driver exits non-zero on any wrong
+# table of both, and under it each server's CPU per entity or request (its process's user and system
+# CPU over the measured period) beside the cores the driver's JVM used meanwhile. Results and logs go to bench/target/compare/<time>/. The driver exits non-zero on any wrong
 # answer; the script then reports FAILED for that run, carries on, and exits non-zero at the end.
 #
 # Environment (all optional):
@@ -97,6 +98,7 @@ run_lean() {
   java $DRIVER_JAVA_OPTS -cp "bench/target/classes:$(cat bench/target/classpath.txt)" \
       io.tablestream.bench.lean.LeanLoad --target "$target" --endpoint "http://127.0.0.1:$port/devstoreaccount1" \
       --workloads "$LEAN_WORKLOADS" --concurrency "$LEAN_CONCURRENCY" --duration "$DURATION" --warmup "$WARMUP" \
+      --server-pid "$SERVER_PID" \
       > >(tee "$out") 2>&1 &
   DRIVER_PID=$!
   wait "$DRIVER_PID" || status=$?
@@ -135,12 +137,18 @@ table() {
       w = ($3 == "lean") ? "lean " $4 : $4
       if (!(w in seen)) { seen[w] = 1; order[++n] = w; unit[w] = $8 }
       rate[target, w] = $5; lat[target, w] = sprintf("%.1f/%.1f", $6, $7)
+      if ($3 != "lean" && NF >= 12) { if ($11 >= 0) scpu[target, w] = $11; dcores[target, w] = $12 }
     }
+    $1 == "CPU" && $3 == "lean" { scpu[target, "lean " $4] = $8 }
     $1 == "MEMORY" && $5 != "n/a" { mem[target, $4] = $5; hwm[target, $4] = $6 }
     $1 == "FAILED" { failed[target] = 1 }
     function cell(t, w) {
       if ((t, w) in rate) return sprintf("%10.1f  %-13s", rate[t, w], lat[t, w])
       return sprintf("%10s  %-13s", (t in failed) ? "FAILED" : "-", "")
+    }
+    function cpucell(t, w) {
+      return sprintf("%10s  %-13s", ((t, w) in scpu) ? sprintf("%.0f", scpu[t, w]) : "-", \
+        ((t, w) in dcores) ? sprintf("%.2f", dcores[t, w]) : "")
     }
     function ratio(x, y) { return (x > 0 && y > 0) ? sprintf("%8.2fx", y / x) : sprintf("%9s", "-") }
     END {
@@ -153,6 +161,15 @@ table() {
         printf "%-22s %-11s %s ", w, unit[w], cell("a", w)
         if (before) printf "%s ", cell("b", w)
         printf "%s %s\n", cell("t", w), ratio(rate["a", w], rate["t", w])
+      }
+      printf "%-22s %-11s %10s  %-13s ", "CPU per unit", "", "Azurite", "driver"
+      if (before) printf "%10s  %-13s ", "before", "driver"
+      printf "%10s  %-13s\n", "Tablestream", "driver"
+      for (i = 1; i <= n; i++) {
+        w = order[i]
+        printf "%-22s %-11s %s ", w, "us, cores", cpucell("a", w)
+        if (before) printf "%s ", cpucell("b", w)
+        printf "%s\n", cpucell("t", w)
       }
       split("after-load end", phases, " ")
       for (i = 1; i <= 2; i++) {

@@ -14,10 +14,15 @@ import java.util.function.Predicate;
  * eventuallyPasses(() -> assertThat(scan()).containsExactly("p/r1"), Duration.ofSeconds(10));
  * holdsThroughout(() -> !future.isDone(), Duration.ofMillis(500));
  * }</pre>
+ *
+ * <p>A wait that succeeds only after {@value #SLOW_WAIT_MILLIS} ms or more says so on standard error,
+ * with its attempts and the last failure seen: a recovery that passes slowly is visible in a test's
+ * output, not only one that fails.
  */
 public final class Eventually {
     private static final long FIRST_PAUSE_MILLIS = 10;
     private static final long LONGEST_PAUSE_MILLIS = 200;
+    static final long SLOW_WAIT_MILLIS = 2_000;
 
     /** A condition that may throw while it does not hold yet (a 503, a missing row). */
     @FunctionalInterface
@@ -69,13 +74,19 @@ public final class Eventually {
      * yet"); after {@code timeout}, rethrows the last failure.
      */
     public static void eventuallyPasses(Check assertions, Duration timeout) {
-        long deadline = System.nanoTime() + timeout.toNanos();
+        long start = System.nanoTime();
+        long deadline = start + timeout.toNanos();
         long pause = FIRST_PAUSE_MILLIS;
+        int failed = 0;
+        Throwable lastFailure = null;
         while (true) {
             try {
                 assertions.run();
+                reportIfSlow("assertions", start, failed, lastFailure);
                 return;
             } catch (AssertionError | Exception e) {
+                failed++;
+                lastFailure = e;
                 if (System.nanoTime() - deadline >= 0) {
                     if (e instanceof AssertionError a) {
                         throw a;
@@ -113,20 +124,26 @@ public final class Eventually {
     }
 
     private static <T> T eventually(Probe<T> probe, Predicate<? super T> wanted, Duration timeout, String what) {
-        long deadline = System.nanoTime() + timeout.toNanos();
+        long start = System.nanoTime();
+        long deadline = start + timeout.toNanos();
         long pause = FIRST_PAUSE_MILLIS;
         T last = null;
         Exception lastError = null;
+        int failed = 0;
+        Throwable lastFailure = null;
         while (true) {
             try {
                 last = probe.get();
                 lastError = null;
                 if (wanted.test(last)) {
+                    reportIfSlow(what, start, failed, lastFailure);
                     return last;
                 }
             } catch (Exception e) {
                 lastError = e;
+                lastFailure = e;
             }
+            failed++;
             if (System.nanoTime() - deadline >= 0) {
                 String outcome = lastError != null ? " not reached (the last attempt failed)"
                         : last instanceof Boolean ? " did not hold" : " not as wanted (last seen: " + last + ")";
@@ -134,6 +151,19 @@ public final class Eventually {
             }
             pause = pause(pause);
         }
+    }
+
+    /** Says on standard error that a wait succeeded only after a while, and what it met meanwhile. */
+    private static void reportIfSlow(String what, long startNanos, int failedAttempts, Throwable lastFailure) {
+        long millis = (System.nanoTime() - startNanos) / 1_000_000;
+        if (millis < SLOW_WAIT_MILLIS) {
+            return;
+        }
+        StackTraceElement caller = StackWalker.getInstance(StackWalker.Option.RETAIN_CLASS_REFERENCE)
+                .walk(frames -> frames.filter(f -> f.getDeclaringClass() != Eventually.class).findFirst())
+                .map(StackWalker.StackFrame::toStackTraceElement).orElse(null);
+        System.err.printf("Eventually: %s held after %d ms and %d attempts that did not (at %s)%s%n", what, millis,
+                failedAttempts, caller, lastFailure == null ? "" : "; the last exception: " + lastFailure);
     }
 
     /** Sleeps {@code millis} and returns the next pause. */

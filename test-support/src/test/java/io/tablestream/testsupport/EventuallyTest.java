@@ -6,6 +6,9 @@ import static io.tablestream.testsupport.Eventually.holdsThroughout;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
@@ -44,6 +47,28 @@ class EventuallyTest {
         assertThatThrownBy(() -> eventually(() -> {
             throw new IllegalStateException("503");
         }, Duration.ofMillis(50))).hasRootCauseMessage("503");
+    }
+
+    @Test
+    void aSlowSuccessSaysSoOnStandardError() {
+        PrintStream err = System.err;
+        ByteArrayOutputStream captured = new ByteArrayOutputStream();
+        System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
+        try {
+            long readyAt = System.nanoTime() + Eventually.SLOW_WAIT_MILLIS * 1_000_000 + 50_000_000;
+            eventually("the restart", () -> {
+                if (System.nanoTime() < readyAt) {
+                    throw new IllegalStateException("503 Server Busy");
+                }
+                return true;
+            }, Duration.ofSeconds(10));
+            eventually("at once", () -> true, Duration.ofSeconds(10));
+        } finally {
+            System.setErr(err);
+        }
+        String said = captured.toString(StandardCharsets.UTF_8);
+        assertThat(said).contains("Eventually: the restart held after").contains("503 Server Busy")
+                .contains("EventuallyTest").doesNotContain("at once");
     }
 
     @Test

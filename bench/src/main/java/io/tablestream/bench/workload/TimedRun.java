@@ -11,7 +11,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * Runs one operation on a number of threads: first for a warm-up period (not recorded), then until
  * the measuring period ends or the operation count is reached. Each call gets the next index of a
  * sequence that continues across warm-up and measurement, so writes can derive unique keys from it.
- * Only the request is timed: the answer is checked after the clock stops.
+ * Only the request is timed: the answer is checked after the clock stops. The server's and the
+ * driver's CPU are sampled when the first thread enters the measured period and after the last ends.
  */
 final class TimedRun {
     /** One request; returns what it did and how to check the answer. */
@@ -50,7 +51,7 @@ final class TimedRun {
      * @param sequence the index source, shared with whoever needs to know how many calls were made
      */
     static WorkloadResult run(String name, String unit, int threads, Bounds bounds, AtomicLong sequence,
-                              Operation operation) throws Exception {
+                              CpuMeter cpu, Operation operation) throws Exception {
         long start = System.nanoTime();
         long measureFrom = start + bounds.warmUp().toNanos();
         long measureUntil = measureFrom + bounds.duration().toNanos();
@@ -59,6 +60,8 @@ final class TimedRun {
         AtomicLong lastEnd = new AtomicLong(measureFrom);
         AtomicReference<Throwable> failure = new AtomicReference<>();
         Percentiles latency = new Percentiles();
+        AtomicReference<CpuMeter.Sample> cpuFrom =
+                new AtomicReference<>(bounds.warmUp().isZero() ? cpu.sample() : null);
 
         Runnable worker = () -> {
             try {
@@ -68,6 +71,9 @@ final class TimedRun {
                         return;
                     }
                     boolean measured = now >= measureFrom;
+                    if (measured && cpuFrom.get() == null) {
+                        cpuFrom.compareAndSet(null, cpu.sample()); // the first thread into the measured period
+                    }
                     if (measured && claimed.incrementAndGet() > bounds.maxOperations()) {
                         return;
                     }
@@ -96,6 +102,7 @@ final class TimedRun {
         for (Thread t : running) {
             t.join();
         }
+        CpuMeter.Sample cpuTo = cpu.sample();
         Throwable e = failure.get();
         if (e instanceof Exception ex) {
             throw ex;
@@ -103,7 +110,9 @@ final class TimedRun {
             throw err;
         }
         double seconds = Math.max(1e-9, (lastEnd.get() - measureFrom) / 1e9);
+        CpuMeter.Sample from = cpuFrom.get() != null ? cpuFrom.get() : cpuTo;
         return new WorkloadResult(name, unit, units.get() / seconds, latency.millis(50), latency.millis(99),
-                latency.count(), units.get(), seconds);
+                latency.count(), units.get(), seconds, CpuMeter.serverMicrosPer(from, cpuTo, units.get()),
+                CpuMeter.driverCores(from, cpuTo));
     }
 }

@@ -63,6 +63,7 @@ public final class WorkloadDriver {
     private final TableClient table;
     private final List<WorkloadResult> results = new ArrayList<>();
     private final List<String> memory = new ArrayList<>();
+    private final CpuMeter cpu;
     /** Calls each write workload made (warm-up included): the keys it wrote follow from them. */
     private final AtomicLong singleInserts = new AtomicLong();
     private final AtomicLong transactions1 = new AtomicLong();
@@ -71,6 +72,7 @@ public final class WorkloadDriver {
     private WorkloadDriver(DriverOptions options) {
         this.options = options;
         this.layout = new KeyLayout(options.size(), options.partitions());
+        this.cpu = new CpuMeter(options.serverPid());
         this.service = new TableServiceClientBuilder().connectionString(options.connectionString())
                 .addPolicy(errors).buildClient();
         this.table = service.getTableClient(options.tableName());
@@ -153,7 +155,7 @@ public final class WorkloadDriver {
             }
         }
         return TimedRun.run("load", "entities/s", options.loadThreads(), TimedRun.Bounds.count(chunks.size()),
-                new AtomicLong(), index -> {
+                new AtomicLong(), cpu, index -> {
                     Chunk c = chunks.get((int) index);
                     String pk = layout.loadedPartition(c.partition());
                     List<TableTransactionAction> actions = new ArrayList<>(c.rows());
@@ -176,7 +178,7 @@ public final class WorkloadDriver {
     private WorkloadResult singleInserts() throws Exception {
         ConcurrentLinkedQueue<Written> samples = new ConcurrentLinkedQueue<>();
         WorkloadResult result = TimedRun.run(Workload.INSERT.label(), Workload.INSERT.unit(), 1, options.bounds(),
-                singleInserts, k -> {
+                singleInserts, cpu, k -> {
                     String pk = KeyLayout.partitionKey("insert", k % layout.partitions());
                     String rk = KeyLayout.rowKey(k / layout.partitions());
                     Response<Void> response = table.createEntityWithResponse(SyntheticEntities.entity(pk, rk),
@@ -197,7 +199,7 @@ public final class WorkloadDriver {
             throws Exception {
         ConcurrentLinkedQueue<Written> samples = new ConcurrentLinkedQueue<>();
         WorkloadResult result = TimedRun.run(workload.label(), workload.unit(), threads, options.bounds(), sequence,
-                k -> {
+                cpu, k -> {
                     String pk = KeyLayout.partitionKey(family, k % layout.partitions());
                     long first = (k / layout.partitions()) * KeyLayout.BATCH_SIZE;
                     List<TableTransactionAction> actions = new ArrayList<>(KeyLayout.BATCH_SIZE);
@@ -255,7 +257,7 @@ public final class WorkloadDriver {
     // --- reads ---
 
     private WorkloadResult pointReads(Workload workload, int threads) throws Exception {
-        return TimedRun.run(workload.label(), workload.unit(), threads, options.bounds(), new AtomicLong(), k -> {
+        return TimedRun.run(workload.label(), workload.unit(), threads, options.bounds(), new AtomicLong(), cpu, k -> {
             SplittableRandom random = random(workload, k);
             int p = random.nextInt(layout.partitions());
             String pk = layout.loadedPartition(p);
@@ -276,7 +278,7 @@ public final class WorkloadDriver {
                     + "lower --partitions or raise --size");
         }
         Workload w = Workload.RANGE_QUERY;
-        return TimedRun.run(w.label(), w.unit(), 1, options.bounds(), new AtomicLong(), k -> {
+        return TimedRun.run(w.label(), w.unit(), 1, options.bounds(), new AtomicLong(), cpu, k -> {
             SplittableRandom random = random(w, k);
             int p = random.nextInt(layout.partitions());
             String pk = layout.loadedPartition(p);
@@ -296,7 +298,7 @@ public final class WorkloadDriver {
 
     private WorkloadResult partitionScans() throws Exception {
         Workload w = Workload.PARTITION_SCAN;
-        return TimedRun.run(w.label(), w.unit(), 1, options.bounds(), new AtomicLong(), k -> {
+        return TimedRun.run(w.label(), w.unit(), 1, options.bounds(), new AtomicLong(), cpu, k -> {
             int p = random(w, k).nextInt(layout.partitions());
             String pk = layout.loadedPartition(p);
             String filter = String.format("PartitionKey eq '%s' and %s gt 500", pk, SyntheticEntities.QUANTITY);
@@ -334,6 +336,7 @@ public final class WorkloadDriver {
      */
     private WorkloadResult fullScans() {
         Percentiles pages = new Percentiles();
+        CpuMeter.Sample cpuFrom = cpu.sample();
         long deadline = System.nanoTime() + options.duration().toNanos();
         long waited = 0;
         long entities = 0;
@@ -361,8 +364,10 @@ public final class WorkloadDriver {
             progress("  scan %d: %,d entities, checked", scans, check.total);
         } while (System.nanoTime() < deadline && scans < options.maxOperations());
         double seconds = waited / 1e9;
+        CpuMeter.Sample cpuTo = cpu.sample();
         return new WorkloadResult(Workload.FULL_SCAN.label(), Workload.FULL_SCAN.unit(), entities / seconds,
-                pages.millis(50), pages.millis(99), pages.count(), entities, seconds);
+                pages.millis(50), pages.millis(99), pages.count(), entities, seconds,
+                CpuMeter.serverMicrosPer(cpuFrom, cpuTo, entities), CpuMeter.driverCores(cpuFrom, cpuTo));
     }
 
     /** One full scan's answer against the table: strictly ascending keys, all known, all counted. */
@@ -451,7 +456,7 @@ public final class WorkloadDriver {
             etags[t] = e.getETag();
         }
         WorkloadResult result = TimedRun.run(workload.label(), workload.unit(), 1, options.bounds(), new AtomicLong(),
-                k -> {
+                cpu, k -> {
                     int t = (int) (k % n);
                     int revision = (int) k + 1;
                     String pk = targets.get(t)[0];
@@ -509,7 +514,7 @@ public final class WorkloadDriver {
         WorkloadResult result;
         try {
             result = TimedRun.run(workload.label(), workload.unit(), threads, options.bounds(),
-                    new AtomicLong(), k -> {
+                    new AtomicLong(), cpu, k -> {
                         SplittableRandom random = random(workload, k);
                         double r = random.nextDouble();
                         long t0 = System.nanoTime();
@@ -561,7 +566,7 @@ public final class WorkloadDriver {
         for (String kind : List.of("reads", "writes")) {
             Percentiles p = kind.equals("reads") ? reads : writes;
             report(new WorkloadResult(workload.label() + "-" + kind, workload.unit(), p.count() / result.seconds(),
-                    p.millis(50), p.millis(99), p.count(), p.count(), result.seconds()));
+                    p.millis(50), p.millis(99), p.count(), p.count(), result.seconds(), -1, result.driverCores()));
         }
         return result;
     }
