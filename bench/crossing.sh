@@ -21,6 +21,9 @@
 #   codelist      no requests: the server's compiled code (jcmd Compiler.codelist) into codelist-<n>.txt
 #   profiled      sdk-warm with inserts only, async-profiler (ASYNC_PROFILER) in wall-clock mode on the
 #                 server and in CPU mode in the driver's JVM
+#   spin-<phase>  the phase with one busy loop per core at the lowest priority (SCHED_IDLE, `chrt -i 0`:
+#                 any other thread takes its core at once), so that no core idles meanwhile; the
+#                 machine's busy share then counts them
 # The default phases (the first run of 2026-11-28 evening in docs/performance.md):
 #   sdk lone-sdkkeys lone-wrkkeys sdk codelist sdk-long wrk16 sdk codelist lone-sdkkeys lone-wrkkeys
 # with AZURITE_PHASES "sdk sdk-long".
@@ -35,8 +38,8 @@ ROOT=$PWD
 RUN_DIR=${OUT:-$ROOT/bench/target/crossing/$(date +%Y%m%d-%H%M%S)}
 mkdir -p "$RUN_DIR"
 source bench/servers.sh
-ts_script=""
-trap 'bench_cleanup; SCRIPT_PID=$ts_script stop_server' EXIT
+ts_script="" spinners=()
+trap 'stop_spinners; bench_cleanup; SCRIPT_PID=$ts_script stop_server' EXIT
 trap 'exit 130' INT TERM
 START_AGE=${START_AGE:-120} SIZE=${SIZE:-10000} DURATION=${DURATION:-10} WARMUP=${WARMUP:-3}
 LONG_WARMUP=${LONG_WARMUP:-30} W1=${W1:-10} W16=${W16:-60} CLIENT_WARMUP=${CLIENT_WARMUP:-30}
@@ -51,6 +54,20 @@ exec > >(tee "$RUN_DIR/summary.txt") 2>&1
 
 # the machine's busy and total CPU ticks so far (all cores)
 machine_ticks() { awk '/^cpu / { print $2 + $3 + $4 + $7 + $8, $2 + $3 + $4 + $5 + $6 + $7 + $8 }' /proc/stat; }
+
+# start_spinners / stop_spinners: a busy loop per core at SCHED_IDLE priority, and their end
+start_spinners() {
+  for _ in $(seq 1 "$(nproc)"); do
+    chrt -i 0 bash -c 'while :; do :; done' &
+    spinners+=($!)
+  done
+}
+stop_spinners() {
+  local p
+  for p in "${spinners[@]}"; do kill "$p" 2>/dev/null || true; done
+  for p in "${spinners[@]}"; do wait "$p" 2>/dev/null || true; done
+  spinners=()
+}
 
 # sdk <name> <driver options...>: the SDK workload driver in a new JVM, timed by /usr/bin/time
 sdk() {
@@ -139,6 +156,7 @@ wait_until_age "$START_AGE"
 n=0
 for kind in "$@"; do
   n=$((n + 1)) name=$n-$kind
+  case $kind in spin-*) start_spinners; kind=${kind#spin-} ;; esac
   case $kind in
     sdk) phase "$name" "$sdk_ops" sdk "$name" "$base" "${sdk_opts[@]}" ;;
     sdk-warm) phase "$name" "$sdk_ops" sdk "$name" "$base" "${sdk_opts[@]}" --client-warmup "$CLIENT_WARMUP" ;;
@@ -157,6 +175,7 @@ for kind in "$@"; do
       java bench/wrk/Attach.java "$SERVER_PID" "$ASYNC_PROFILER" "stop,collapsed,file=$RUN_DIR/$name-server-wall.collapsed" >/dev/null ;;
     *) echo "unknown phase $kind" ;;
   esac
+  stop_spinners
 done
 echo "CPU of the server's JIT threads so far: $(python3 - "$SERVER_PID" <<'PY'
 import os, sys
