@@ -9,15 +9,16 @@ import java.util.concurrent.locks.LockSupport;
  * <ul>
  *   <li>{@code hops}: a chain of HOPS threads, each woken by the one before it (park and unpark, as a
  *       write's threads hand it over): the time from the first unpark to the last thread running, per hop;</li>
- *   <li>{@code work}: one thread runs the same fixed work (a walk over WORK_KIB of memory in a random
- *       order, and arithmetic): its wall-clock time and its CPU time.</li>
+ *   <li>{@code work}: one thread runs the same fixed work (a walk over {@code -Dwork.kib} KiB of memory,
+ *       256 by default, in a random order, and arithmetic): its wall-clock time and its CPU time.</li>
  * </ul>
- * Usage: {@code java bench/wrk/IdleWake.java [seconds per pause] [pause µs...]} (3 s; 0 100 300 1000 3000).
+ * Usage: {@code java [-Dwork.kib=256] bench/wrk/IdleWake.java [seconds per pause] [pause µs...]} (3 s;
+ * 0 100 300 1000 3000).
  * Prints per pause and kind the median and mean, and each against the pause 0.
  */
 public final class IdleWake {
     private static final int HOPS = 8;
-    private static final int WORK_KIB = 256;
+    private static final int WORK_KIB = Integer.getInteger("work.kib", 256);
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
 
     private static volatile long woken;
