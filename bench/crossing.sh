@@ -171,6 +171,8 @@ wait_until_age "$START_AGE"
 n=0
 for kind in "$@"; do
   n=$((n + 1)) name=$n-$kind
+  stop_spinners # (a phase that ended early, as profiled without ASYNC_PROFILER, left them on)
+  stop_halt_poll
   case $kind in
     spin-*) start_spinners; kind=${kind#spin-} ;;
     poll-*) start_halt_poll; kind=${kind#poll-} ;;
