@@ -18,9 +18,16 @@
 #   lone-wrkkeys  the same with wrk's usual keys (1,000 PartitionKeys), W1 s
 #   gap<ms>       lone-sdkkeys with <ms> milliseconds between an answer and the next request
 #   wrk16         W16 s of wrk, 16 connections, insert-or-replace of new keys (put.lua)
+#   idle<s>       no requests for <s> seconds: the idle server's CPU and the machine's
 #   codelist      no requests: the server's compiled code (jcmd Compiler.codelist) into codelist-<n>.txt
 #   profiled      sdk-warm with inserts only, async-profiler (ASYNC_PROFILER) in wall-clock mode on the
 #                 server and in CPU mode in the driver's JVM
+#   spin-<phase>  the phase with one busy loop per core at the lowest priority (SCHED_IDLE, `chrt -i 0`:
+#                 any other thread takes its core at once), so that no core idles meanwhile; the
+#                 machine's busy share then counts them
+#   poll-<phase>  the phase with the guest's halt polling on (a virtual machine with the haltpoll idle
+#                 driver: /sys/module/haltpoll/parameters/guest_halt_poll_ns set to HALT_POLL_NS, 5000000,
+#                 meanwhile, then put back): an idle core polls that long before it halts
 # The default phases (the first run of 2026-11-28 evening in docs/performance.md):
 #   sdk lone-sdkkeys lone-wrkkeys sdk codelist sdk-long wrk16 sdk codelist lone-sdkkeys lone-wrkkeys
 # with AZURITE_PHASES "sdk sdk-long".
@@ -35,8 +42,8 @@ ROOT=$PWD
 RUN_DIR=${OUT:-$ROOT/bench/target/crossing/$(date +%Y%m%d-%H%M%S)}
 mkdir -p "$RUN_DIR"
 source bench/servers.sh
-ts_script=""
-trap 'bench_cleanup; SCRIPT_PID=$ts_script stop_server' EXIT
+ts_script="" spinners=() halt_poll_file=/sys/module/haltpoll/parameters/guest_halt_poll_ns halt_poll_was=""
+trap 'stop_spinners; stop_halt_poll; bench_cleanup; SCRIPT_PID=$ts_script stop_server' EXIT
 trap 'exit 130' INT TERM
 START_AGE=${START_AGE:-120} SIZE=${SIZE:-10000} DURATION=${DURATION:-10} WARMUP=${WARMUP:-3}
 LONG_WARMUP=${LONG_WARMUP:-30} W1=${W1:-10} W16=${W16:-60} CLIENT_WARMUP=${CLIENT_WARMUP:-30}
@@ -51,6 +58,31 @@ exec > >(tee "$RUN_DIR/summary.txt") 2>&1
 
 # the machine's busy and total CPU ticks so far (all cores)
 machine_ticks() { awk '/^cpu / { print $2 + $3 + $4 + $7 + $8, $2 + $3 + $4 + $5 + $6 + $7 + $8 }' /proc/stat; }
+
+# start_spinners / stop_spinners: a busy loop per core at SCHED_IDLE priority, and their end
+start_spinners() {
+  for _ in $(seq 1 "$(nproc)"); do
+    chrt -i 0 bash -c 'while :; do :; done' &
+    spinners+=($!)
+  done
+}
+stop_spinners() {
+  local p
+  for p in "${spinners[@]}"; do kill "$p" 2>/dev/null || true; done
+  for p in "${spinners[@]}"; do wait "$p" 2>/dev/null || true; done
+  spinners=()
+}
+
+# start_halt_poll / stop_halt_poll: the guest's halt polling set to HALT_POLL_NS, and put back
+start_halt_poll() {
+  [ -w "$halt_poll_file" ] || { echo "poll: $halt_poll_file is not writable here; the phase runs without"; return 0; }
+  halt_poll_was=$(cat "$halt_poll_file")
+  echo "${HALT_POLL_NS:-5000000}" >"$halt_poll_file"
+}
+stop_halt_poll() {
+  [ -z "$halt_poll_was" ] || echo "$halt_poll_was" >"$halt_poll_file"
+  halt_poll_was=""
+}
 
 # sdk <name> <driver options...>: the SDK workload driver in a new JVM, timed by /usr/bin/time
 sdk() {
@@ -139,6 +171,12 @@ wait_until_age "$START_AGE"
 n=0
 for kind in "$@"; do
   n=$((n + 1)) name=$n-$kind
+  stop_spinners # (a phase that ended early, as profiled without ASYNC_PROFILER, left them on)
+  stop_halt_poll
+  case $kind in
+    spin-*) start_spinners; kind=${kind#spin-} ;;
+    poll-*) start_halt_poll; kind=${kind#poll-} ;;
+  esac
   case $kind in
     sdk) phase "$name" "$sdk_ops" sdk "$name" "$base" "${sdk_opts[@]}" ;;
     sdk-warm) phase "$name" "$sdk_ops" sdk "$name" "$base" "${sdk_opts[@]}" --client-warmup "$CLIENT_WARMUP" ;;
@@ -147,6 +185,7 @@ for kind in "$@"; do
     lone-wrkkeys) phase "$name" INSERT_ENTITY lone "$name" w 1000 ;;
     gap[0-9]*) phase "$name" INSERT_ENTITY lone "$name" insert- $((SIZE / 100)) "${kind#gap}" ;;
     wrk16) phase "$name" INSERT_OR_REPLACE_ENTITY bench/wrk/cpu-per-op.sh "$SERVER_PID" "$base" put.lua 16 "$W16" ;;
+    idle[0-9]*) phase "$name" INSERT_ENTITY sleep "${kind#idle}" ;;
     codelist) jcmd "$SERVER_PID" Compiler.codelist >"$RUN_DIR/codelist-$n.txt" 2>&1 || true ;;
     profiled)
       [ -n "${ASYNC_PROFILER:-}" ] || { echo "profiled: skipped (ASYNC_PROFILER unset)"; continue; }
@@ -157,6 +196,8 @@ for kind in "$@"; do
       java bench/wrk/Attach.java "$SERVER_PID" "$ASYNC_PROFILER" "stop,collapsed,file=$RUN_DIR/$name-server-wall.collapsed" >/dev/null ;;
     *) echo "unknown phase $kind" ;;
   esac
+  stop_spinners
+  stop_halt_poll
 done
 echo "CPU of the server's JIT threads so far: $(python3 - "$SERVER_PID" <<'PY'
 import os, sys
