@@ -18,6 +18,7 @@ import datetime
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
 
@@ -150,4 +151,5 @@ def bucket(items, width):
 
 
 if __name__ == "__main__":
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # quietly, when read through head
     sys.exit(main())
