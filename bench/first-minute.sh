@@ -18,6 +18,11 @@
 #             (a training run deletes the caches of other options: copy them aside and back).
 # e.g. bench/first-minute.sh azurite::: none:0:0: own:0:: outside:20:0: 'scaled:0:0:-Xmx1g -XX:CompileThresholdScaling=0.5'
 #
+# JIT=1: a JFR recording of each Tablestream variant from ready to its stop (the default settings, plus
+# every compilation and deoptimization), <name>.jfr, and bench/wrk/jit.py's summary of it per age
+# measured (<name>-jit.txt); the recording's JFR is started by jcmd at ready (a JFR option on the
+# command line would disable the AOT cache: its module options differ from the training run's).
+#
 # Environment: SERVER_AGES=60 (e.g. "60 120 180"), SIZE=10000, WORKLOADS=insert,merge (the driver's), DURATION=10, WARMUP=3,
 # CLIENT_WARMUP=30: seconds the driver first warms its own JVM against a stand-in endpoint inside it
 # (--client-warmup), started that much earlier so that its first request reaches the server at the age
@@ -33,7 +38,7 @@ source bench/servers.sh
 trap bench_cleanup EXIT
 trap 'exit 130' INT TERM
 SERVER_AGES=${SERVER_AGES:-60} SIZE=${SIZE:-10000} WORKLOADS=${WORKLOADS:-insert,merge}
-DURATION=${DURATION:-10} WARMUP=${WARMUP:-3} CLIENT_WARMUP=${CLIENT_WARMUP:-30}
+DURATION=${DURATION:-10} WARMUP=${WARMUP:-3} CLIENT_WARMUP=${CLIENT_WARMUP:-30} JIT=${JIT:-0}
 [ $# -gt 0 ] || { sed -n '2,26p' "$0" >&2; exit 2; }
 [ -d "$AZURITE_DIR/node_modules/azurite" ] || install_azurite
 
@@ -62,6 +67,12 @@ for variant in "$@"; do
     if [ -n "$warm" ]; then export TABLESTREAM_WARM_UP_SECONDS=$warm; fi
     start_tablestream "$port" "$RUN_DIR/$name.log"
     unset JAVA_OPTS TABLESTREAM_WARM_UP_SECONDS
+    if [ "$JIT" = 1 ]; then
+      server_jdk=$(dirname "$(dirname "$(readlink -f "/proc/$SERVER_PID/exe")")")
+      "$server_jdk/bin/jcmd" "$SERVER_PID" JFR.start name=jit \
+        settings=default 'jdk.Compilation#threshold=0ms' 'jdk.Deoptimization#enabled=true' \
+        filename="$RUN_DIR/$name.jfr" dumponexit=true >"$RUN_DIR/$name-jfr.out" 2>&1 || echo "    no JFR recording" >&2
+    fi
   fi
   {
     echo "--- $name: ready in $(( READY_EPOCH_MS - started )) ms (load average $(cut -d' ' -f1-3 /proc/loadavg))"
@@ -89,5 +100,14 @@ for variant in "$@"; do
   done
   stop_server
   remove_temp_dirs
+  if [ "$JIT" = 1 ] && [ -s "$RUN_DIR/$name.jfr" ]; then
+    # from ready to the first request, then each age's measure (about 30 s: the table's load, the workloads)
+    windows="" from=0
+    for age in $SERVER_AGES; do windows="$windows --window $from:$age --window $age:$(( age + 35 ))"; from=$(( age + 35 )); done
+    # shellcheck disable=SC2086 # the windows are words
+    JAVA_HOME=$server_jdk python3 bench/wrk/jit.py "$RUN_DIR/$name.jfr" --zero "$(awk -v t="$READY_EPOCH_MS" 'BEGIN { printf "%.3f", t / 1000 }')" \
+      $windows >"$RUN_DIR/$name-jit.txt" 2>&1 || true
+    echo "    JIT: $RUN_DIR/$name-jit.txt" | tee -a "$RUN_DIR/summary.txt"
+  fi
 done
 echo "Output and logs: $RUN_DIR"
