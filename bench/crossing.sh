@@ -14,6 +14,8 @@
 #                 sequential inserts and merges (WARMUP s unmeasured, DURATION s measured each)
 #   sdk-warm      the same, the driver's JVM warmed first for CLIENT_WARMUP s against a stand-in endpoint
 #                 of its own (--client-warmup: nothing of it reaches the server)
+#   sdk-warm:<w>  sdk-warm with the driver's workloads <w> instead (e.g. sdk-warm:merge: merges the first
+#                 workload after the load; the driver runs its workloads in its own order)
 #   sdk-long      the SDK driver, inserts only, after LONG_WARMUP s of its own inserts unmeasured
 #   lone-sdkkeys  wrk, one connection, POST inserts with the SDK driver's keys (insert-0000.., SIZE/100 of them), W1 s
 #   lone-wrkkeys  the same with wrk's usual keys (1,000 PartitionKeys), W1 s
@@ -62,7 +64,7 @@ sdk() {
   local name=$1 endpoint=$2
   shift 2
   # the server's threads and timers once the driver's loading is over (its first workload begins)
-  ( for _ in $(seq 1 1200); do grep -q ': insert (' "$RUN_DIR/$name.out.err" 2>/dev/null && break; sleep 0.1; done
+  ( for _ in $(seq 1 1200); do grep -qE ': (insert|merge) \(' "$RUN_DIR/$name.out.err" 2>/dev/null && break; sleep 0.1; done
     [ "$endpoint" != "$base" ] || { python3 bench/wrk/timers.py snapshot "$base" "$RUN_DIR/$name-loaded-timers.json"
       python3 bench/wrk/threads.py snapshot "$SERVER_PID" "$RUN_DIR/$name-loaded-threads.json"; } ) &
   CLIENT_JAVA="/usr/bin/time -f client-cpu-user-s:%U,sys-s:%S,wall-s:%e ${SDK_JAVA:-$client_java}" \
@@ -166,6 +168,9 @@ for kind in "$@"; do
   case $kind in
     sdk) phase "$name" "$sdk_ops" sdk "$name" "$base" "${sdk_opts[@]}" ;;
     sdk-warm) phase "$name" "$sdk_ops" sdk "$name" "$base" "${sdk_opts[@]}" --client-warmup "$CLIENT_WARMUP" ;;
+    sdk-warm:*) name=$n-sdk-warm-${kind#sdk-warm:}
+      phase "$name" "$sdk_ops" sdk "$name" "$base" "${sdk_opts[@]}" --workloads "${kind#sdk-warm:}" \
+        --client-warmup "$CLIENT_WARMUP" ;;
     sdk-long) phase "$name" "$sdk_ops" sdk "$name" "$base" "${long_opts[@]}" ;;
     lone-sdkkeys) phase "$name" INSERT_ENTITY lone "$name" insert- $((SIZE / 100)) ;;
     lone-wrkkeys) phase "$name" INSERT_ENTITY lone "$name" w 1000 ;;
