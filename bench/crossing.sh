@@ -7,18 +7,24 @@
 # One Tablestream as run-server.sh starts it (build and ./run-server.sh --prepare before), idle until
 # START_AGE s after ready (Azurite, in memory, measured meanwhile by the SDK driver in AZURITE_PHASES,
 # then stopped), then the phases in order, each between snapshots of the server's own timers
-# (timers.py: tablestream_*_seconds from /_metrics), its threads' CPU (threads.py) and the machine's and
-# the server's CPU. A phase is one of:
+# (timers.py: tablestream_*_seconds from /_metrics), its threads' CPU (threads.py), the machine's and
+# the server's CPU, its JIT's compilations (jstat -compiler), and its stores' flushes, compactions and
+# level-0 files and its topics' segments (disk.py, from the data directory). A phase is one of:
 #   sdk           the SDK driver in a new JVM: a table of SIZE entities by transactions of 100, then
 #                 sequential inserts and merges (WARMUP s unmeasured, DURATION s measured each)
 #   sdk-warm      the same, the driver's JVM warmed first for CLIENT_WARMUP s against a stand-in endpoint
 #                 of its own (--client-warmup: nothing of it reaches the server)
+#   sdk-warm:<w>  sdk-warm with the driver's workloads <w> instead (e.g. sdk-warm:merge: merges the first
+#                 workload after the load; the driver runs its workloads in its own order)
 #   sdk-long      the SDK driver, inserts only, after LONG_WARMUP s of its own inserts unmeasured
 #   lone-sdkkeys  wrk, one connection, POST inserts with the SDK driver's keys (insert-0000.., SIZE/100 of them), W1 s
 #   lone-wrkkeys  the same with wrk's usual keys (1,000 PartitionKeys), W1 s
 #   gap<ms>       lone-sdkkeys with <ms> milliseconds between an answer and the next request
 #   wrk16         W16 s of wrk, 16 connections, insert-or-replace of new keys (put.lua)
-#   idle<s>       no requests for <s> seconds: the idle server's CPU and the machine's
+#   load          a table of SIZE entities (bench/wrk/load.py: transactions of 100, 4 in flight), named
+#                 load<n> after the phase's number n
+#   merges        wrk, one connection, W1 s of Merge Entity of the last loaded table's entities (merge.lua)
+#   idle<s>       no requests for <s> seconds: what the server does meanwhile (its CPU by group of threads)
 #   codelist      no requests: the server's compiled code (jcmd Compiler.codelist) into codelist-<n>.txt
 #   profiled      sdk-warm with inserts only, async-profiler (ASYNC_PROFILER) in wall-clock mode on the
 #                 server and in CPU mode in the driver's JVM
@@ -89,7 +95,7 @@ sdk() {
   local name=$1 endpoint=$2
   shift 2
   # the server's threads and timers once the driver's loading is over (its first workload begins)
-  ( for _ in $(seq 1 1200); do grep -q ': insert (' "$RUN_DIR/$name.out.err" 2>/dev/null && break; sleep 0.1; done
+  ( for _ in $(seq 1 1200); do grep -qE ': (insert|merge) \(' "$RUN_DIR/$name.out.err" 2>/dev/null && break; sleep 0.1; done
     [ "$endpoint" != "$base" ] || { python3 bench/wrk/timers.py snapshot "$base" "$RUN_DIR/$name-loaded-timers.json"
       python3 bench/wrk/threads.py snapshot "$SERVER_PID" "$RUN_DIR/$name-loaded-threads.json"; } ) &
   CLIENT_JAVA="/usr/bin/time -f client-cpu-user-s:%U,sys-s:%S,wall-s:%e ${SDK_JAVA:-$client_java}" \
@@ -110,11 +116,13 @@ lone() {
 # phase <name> <operations counted> <command...>: the command between snapshots; prints its output,
 # the server's timers, its CPU by group of threads per counted request, and the machine's load
 phase() {
-  local name=$1 ops=$2 n m0 m1 busy total c0 c1 t0 t1
+  local name=$1 ops=$2 n m0 m1 busy total c0 c1 t0 t1 j0 j1 v0 v1 s0 s1
   shift 2
   echo "--- $name: from $(( ($(now_ms) - READY_EPOCH_MS) / 1000 )) s after ready (load average $(cut -d' ' -f1 /proc/loadavg))"
   python3 bench/wrk/timers.py snapshot "$base" "$RUN_DIR/$name-timers-before.json"
   python3 bench/wrk/threads.py snapshot "$SERVER_PID" "$RUN_DIR/$name-threads-before.json"
+  python3 bench/wrk/disk.py snapshot "$data_dir" "$RUN_DIR/$name-disk-before.json"
+  jstat -compiler "$SERVER_PID" | tail -n 1 >"$RUN_DIR/$name-jit-before.txt"
   read -r m0 total <<<"$(machine_ticks)"
   c0=$(cpu_ms "$SERVER_PID") t0=$(now_ms)
   "$@" | sed 's/^/    /'
@@ -122,6 +130,8 @@ phase() {
   read -r busy m1 <<<"$(machine_ticks)"
   python3 bench/wrk/threads.py snapshot "$SERVER_PID" "$RUN_DIR/$name-threads-after.json"
   python3 bench/wrk/timers.py snapshot "$base" "$RUN_DIR/$name-timers-after.json"
+  jstat -compiler "$SERVER_PID" | tail -n 1 >"$RUN_DIR/$name-jit-after.txt"
+  python3 bench/wrk/disk.py snapshot "$data_dir" "$RUN_DIR/$name-disk-after.json"
   echo "    machine: $(awk -v b="$((busy - m0))" -v t="$((m1 - total))" 'BEGIN { printf "%.2f", 2 * b / t }') of 2 cores busy; the server $(awk -v c="$((c1 - c0))" -v t="$((t1 - t0))" 'BEGIN { printf "%.2f", c / t }') of them, over $(( (t1 - t0) / 1000 )) s"
   echo "    server timers (count, mean, share at or under 0.5/1/2/5 ms):"
   python3 bench/wrk/timers.py diff "$RUN_DIR/$name-timers-before.json" "$RUN_DIR/$name-timers-after.json"
@@ -136,14 +146,29 @@ phase() {
   if [ "$n" -gt 0 ]; then
     echo "    server CPU, $n requests of $ops:"
     python3 bench/wrk/threads.py diff "$RUN_DIR/$name-threads-before.json" "$RUN_DIR/$name-threads-after.json" "$n" | sed 's/^/    /'
+  else
+    echo "    server CPU over the phase (µs in all):"
+    python3 bench/wrk/threads.py diff "$RUN_DIR/$name-threads-before.json" "$RUN_DIR/$name-threads-after.json" 1 | sed 's/^/    /'
   fi
+  read -r j0 _ v0 s0 _ <"$RUN_DIR/$name-jit-before.txt"
+  read -r j1 _ v1 s1 _ <"$RUN_DIR/$name-jit-after.txt"
+  echo "    JIT: $((j1 - j0)) compilations, $((v1 - v0)) invalidated, $(awk -v a="$s0" -v b="$s1" 'BEGIN { printf "%.2f", b - a }') s compiling (jstat)"
+  echo "    stores and topics (disk.py):"
+  python3 bench/wrk/disk.py diff "$RUN_DIR/$name-disk-before.json" "$RUN_DIR/$name-disk-after.json"
+}
+
+# merges <name>: wrk, one connection, Merge Entity of the entities of the last table loaded
+merges() {
+  TABLE=$loaded ENTITIES=$SIZE wrk -t1 -c1 -d"${W1}s" --latency -s bench/wrk/merge.lua "$base" >"$RUN_DIR/$1.out"
+  awk '/Requests\/sec/ { r = $2 } $1 == "50%" { p50 = $2 } $1 == "99%" { p99 = $2 } /unexpected/ { bad++ }
+       END { printf "wrk one connection: %s/s p50 %s p99 %s, unexpected answers %d\n", r, p50, p99, bad }' "$RUN_DIR/$1.out"
 }
 
 echo "crossing: $(git -C "$ROOT" log -1 --format='%h %s' | cut -c1-80); load average $(cut -d' ' -f1-3 /proc/loadavg)"
 port=$(free_port)
 started=$(now_ms)
 start_tablestream "$port" "$RUN_DIR/tablestream.log"
-ts_pid=$SERVER_PID ts_ready=$READY_EPOCH_MS base=http://127.0.0.1:$port
+ts_pid=$SERVER_PID ts_ready=$READY_EPOCH_MS base=http://127.0.0.1:$port data_dir=${TEMP_DIRS[-1]} loaded=bench
 sdk_opts=(--workloads insert,merge --duration "$DURATION" --warmup "$WARMUP")
 long_opts=(--workloads insert --duration "$DURATION" --warmup "$LONG_WARMUP")
 sdk_ops="INSERT_ENTITY MERGE_ENTITY GET_ENTITY" # the driver's reads: read-backs and the merges' targets
@@ -180,12 +205,19 @@ for kind in "$@"; do
   case $kind in
     sdk) phase "$name" "$sdk_ops" sdk "$name" "$base" "${sdk_opts[@]}" ;;
     sdk-warm) phase "$name" "$sdk_ops" sdk "$name" "$base" "${sdk_opts[@]}" --client-warmup "$CLIENT_WARMUP" ;;
+    sdk-warm:*) name=$n-sdk-warm-${kind#sdk-warm:}
+      phase "$name" "$sdk_ops" sdk "$name" "$base" "${sdk_opts[@]}" --workloads "${kind#sdk-warm:}" \
+        --client-warmup "$CLIENT_WARMUP" ;;
     sdk-long) phase "$name" "$sdk_ops" sdk "$name" "$base" "${long_opts[@]}" ;;
     lone-sdkkeys) phase "$name" INSERT_ENTITY lone "$name" insert- $((SIZE / 100)) ;;
     lone-wrkkeys) phase "$name" INSERT_ENTITY lone "$name" w 1000 ;;
     gap[0-9]*) phase "$name" INSERT_ENTITY lone "$name" insert- $((SIZE / 100)) "${kind#gap}" ;;
     wrk16) phase "$name" INSERT_OR_REPLACE_ENTITY bench/wrk/cpu-per-op.sh "$SERVER_PID" "$base" put.lua 16 "$W16" ;;
-    idle[0-9]*) phase "$name" INSERT_ENTITY sleep "${kind#idle}" ;;
+    load)
+      loaded=load$n
+      phase "$name" BATCH python3 bench/wrk/load.py "$base" "$loaded" "$SIZE" ;;
+    merges) phase "$name" MERGE_ENTITY merges "$name" ;;
+    idle[0-9]*) phase "$name" "" sleep "${kind#idle}" ;;
     codelist) jcmd "$SERVER_PID" Compiler.codelist >"$RUN_DIR/codelist-$n.txt" 2>&1 || true ;;
     profiled)
       [ -n "${ASYNC_PROFILER:-}" ] || { echo "profiled: skipped (ASYNC_PROFILER unset)"; continue; }

@@ -6,7 +6,7 @@
 # timers.py count <before> <after> <op>...    the requests of those operations between the two (e.g. INSERT_ENTITY)
 import json, re, sys, urllib.request
 
-LINE = re.compile(r'^(tablestream_[a-z_]+_seconds)_(bucket|sum|count)\{([^}]*)\} (\S+)$')
+LINE = re.compile(r'^(tablestream_[a-z_]+_seconds)_(bucket|sum|count)(?:\{([^}]*)\})? (\S+)$')  # a timer without tags: no braces
 BOUNDS = ("0.0005", "0.001", "0.002", "0.005")
 
 
@@ -17,7 +17,7 @@ def snapshot(base, out):
         if not m:
             continue
         name, kind, labels, value = m.groups()
-        pairs = dict(re.findall(r'(\w+)="([^"]*)"', labels))
+        pairs = dict(re.findall(r'(\w+)="([^"]*)"', labels or ""))
         le = pairs.pop("le", None)
         key = name + "{" + ",".join("%s=%s" % kv for kv in sorted(pairs.items())) + "}"
         entry = timers.setdefault(key, {"buckets": {}, "sum": 0.0, "count": 0.0})

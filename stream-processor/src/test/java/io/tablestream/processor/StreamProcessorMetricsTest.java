@@ -51,6 +51,21 @@ class StreamProcessorMetricsTest {
     }
 
     @Test
+    void timesSingleWritesAndTheirRowLookupsByWhetherTheRowWasThereButNotChangeSets() {
+        h.settings.metrics().bindTo(registry);
+        long t = h.givenTable("Orders");
+        h.insert(t, "Orders", "p", "r1", Map.of()); // absent
+        h.insert(t, "Orders", "p", "r1", Map.of()); // there: 409
+        h.send(EntityCommand.batch(ProcessorHarness.header(), t, TableName.of("Orders"), "p", java.util.List.of(
+                EntityOperation.of(EntityOperation.Type.INSERT, "r2", null, Map.of()),
+                EntityOperation.of(EntityOperation.Type.INSERT, "r3", null, Map.of()))));
+
+        assertThat(registry.get(StreamProcessorMetrics.SINGLE_WRITE_DECIDE).timer().count()).isEqualTo(2);
+        assertThat(registry.get(StreamProcessorMetrics.ROW_LOOKUP).tag("found", "false").timer().count()).isEqualTo(1);
+        assertThat(registry.get(StreamProcessorMetrics.ROW_LOOKUP).tag("found", "true").timer().count()).isEqualTo(1);
+    }
+
+    @Test
     void countsOutcomesTakenInProcessToo() {
         h.settings.metrics().bindTo(registry);
         long t = h.givenTable("Orders");

@@ -99,6 +99,8 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
     private EntityCommand part;
     /** The job's write (a restore's copies) being decided, if the command being decided is one. */
     private EntityCommand jobWrite;
+    /** The entity command being handled is a single write (no change set's, transaction's, bulk write's or job's): timed. */
+    private boolean timedSingleWrite;
     private int ownPartition;
     /** This incarnation of the task: its partition markers carry it. */
     private String incarnation;
@@ -271,11 +273,17 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
     private void handle(Record<byte[], byte[]> record, EntityCommand command, int partition, long offset) {
         part = command.transaction() == null ? null : command;
         jobWrite = command.job() == null ? null : command;
+        timedSingleWrite = !command.batch() && part == null && jobWrite == null;
+        long start = timedSingleWrite ? System.nanoTime() : 0;
         try {
             decide(record, command, partition, offset);
+            if (timedSingleWrite) {
+                settings.metrics().singleWriteDecided(System.nanoTime() - start);
+            }
         } finally {
             part = null;
             jobWrite = null;
+            timedSingleWrite = false;
         }
     }
 
@@ -346,8 +354,13 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
         TableRecord table = admitted.table();
         Map<String, StoredEntity> stored = new HashMap<>();
         // Expiry is judged at the command's own Timestamp: the same on every replay.
+        boolean timed = timedSingleWrite;
         EntityDecision decision = EntityDecider.decide(command, rowKey -> {
+            long start = timed ? System.nanoTime() : 0;
             StoredEntity s = rows.stored(EntityKey.of(command.tableId(), command.partitionKey(), rowKey));
+            if (timed) {
+                settings.metrics().rowLookedUp(s != null, System.nanoTime() - start);
+            }
             stored.put(rowKey, s);
             return s == null || s.isExpiredAt(timestamp) || tables.deletedWithPartition(command.tableId(), s)
                     ? null : s;
