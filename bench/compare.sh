@@ -195,7 +195,7 @@ prepare_tablestream
 {
   echo "Tablestream vs Azurite $AZURITE_VERSION, $(date -u +%Y-%m-%dT%H:%M:%SZ)"
   echo "machine: $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2 / 1048576}' /proc/meminfo);" \
-       "$(java -version 2>&1 | head -n 1); node $(node --version)"
+       "the drivers' $(java -version 2>&1 | head -n 1); node $(node --version)"
   echo "per workload: ${WARMUP} s warm-up, ${DURATION} s measured; workloads: $WORKLOADS; server, Azurite and" \
        "driver share the machine; server warm-up before the driver: ${SERVER_WARMUP} s; measured from" \
        "${SERVER_AGE} s after ready; Tablestream as run-server.sh starts it${TABLESTREAM_JAVA_OPTS:+, JAVA_OPTS=$TABLESTREAM_JAVA_OPTS}"
