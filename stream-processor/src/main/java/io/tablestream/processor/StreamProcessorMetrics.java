@@ -57,7 +57,8 @@ import org.apache.kafka.streams.ThreadMetadata;
  *       (the shared block cache with the memtables charged to it);</li>
  *   <li>and Kafka Streams' own metrics ({@link #kafkaMetrics}), which the server bridges as
  *       {@code kafka_stream_*}, {@code kafka_consumer_*}, {@code kafka_producer_*}.</li>
- * </ul> *
+ * </ul>
+ *
  * <p>One class, over 400 lines: every meter of the processor, its cheap counting on the stream threads
  * beside its registration, so that names, tags and descriptions are read and kept in one place.
  */

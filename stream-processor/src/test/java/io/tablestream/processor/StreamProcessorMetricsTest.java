@@ -13,6 +13,7 @@ import io.tablestream.schemas.LogCodecs;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -56,7 +57,7 @@ class StreamProcessorMetricsTest {
         long t = h.givenTable("Orders");
         h.insert(t, "Orders", "p", "r1", Map.of()); // absent
         h.insert(t, "Orders", "p", "r1", Map.of()); // there: 409
-        h.send(EntityCommand.batch(ProcessorHarness.header(), t, TableName.of("Orders"), "p", java.util.List.of(
+        h.send(EntityCommand.batch(ProcessorHarness.header(), t, TableName.of("Orders"), "p", List.of(
                 EntityOperation.of(EntityOperation.Type.INSERT, "r2", null, Map.of()),
                 EntityOperation.of(EntityOperation.Type.INSERT, "r3", null, Map.of()))));
 
