@@ -4,9 +4,9 @@
 # http://127.0.0.1:10002/devstoreaccount1. Data lives in ./data.
 # Settings: TABLESTREAM_* environment variables or --config file (see: ./run-server.sh --help).
 # The JDK: the newest JDK 25 or later found, else a JDK 17 (scripts/java.sh; TABLESTREAM_JAVA_HOME
-# picks one). JAVA_OPTS replaces the JVM options (default -Xmx1g). On a JDK 25 the server starts with
-# the JVM's ahead-of-time cache, made by a training run after each build (scripts/aot-cache.sh;
-# TABLESTREAM_AOT=off: none). --prepare builds and makes the cache, then exits.
+# picks one). JAVA_OPTS replaces the JVM options (default: scripts/java.sh's, -Xmx1g and G1's marking
+# threshold). On a JDK 25 the server starts with the JVM's ahead-of-time cache, made by a training run
+# after each build (scripts/aot-cache.sh; TABLESTREAM_AOT=off: none). --prepare builds and makes the cache, then exits.
 set -euo pipefail
 cd "$(dirname "$0")"
 source scripts/java.sh

@@ -18,7 +18,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.BiConsumer;
 import java.util.function.Supplier;
@@ -252,7 +251,7 @@ public final class KafkaCommandLog implements CommandLog, AutoCloseable {
         if (!instanceId.equals(command.header().replyTo())) {
             throw new IllegalArgumentException("a command awaited here must name this instance in replyTo");
         }
-        CompletableFuture<Outcome> outcome = outcomes.expect(command.id());
+        CompletableFuture<Outcome> outcome = outcomes.expect(command.id(), timeout);
         CompletableFuture<SessionToken.Position> appended = append(command);
         appended.whenComplete((position, error) -> {
             whenAppended.accept(position, error);
@@ -260,7 +259,7 @@ public final class KafkaCommandLog implements CommandLog, AutoCloseable {
                 outcome.completeExceptionally(error);
             }
         });
-        return outcome.orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS).exceptionallyCompose(e -> {
+        return outcome.exceptionallyCompose(e -> {
             if (e instanceof TimeoutException) {
                 return CompletableFuture.failedFuture(noOutcome(appended, timeout));
             }

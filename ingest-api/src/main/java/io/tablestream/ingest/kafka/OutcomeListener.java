@@ -30,6 +30,7 @@ final class OutcomeListener implements AutoCloseable {
 
     private final KafkaConsumer<String, byte[]> consumer;
     private final PendingOutcomes pending;
+    private final OutcomeDeadlines deadlines;
     private final Thread thread;
     private final Executor completions;
     private volatile boolean running = true;
@@ -39,6 +40,7 @@ final class OutcomeListener implements AutoCloseable {
         this.consumer = consumer;
         this.pending = new PendingOutcomes(instanceId);
         this.completions = completions;
+        this.deadlines = new OutcomeDeadlines(completions, "outcome-deadlines");
         consumer.assign(List.of(replyPartition));
         consumer.seekToEnd(List.of(replyPartition));
         consumer.position(replyPartition); // resolve now, so no outcome of a command sent from here on is missed
@@ -47,9 +49,14 @@ final class OutcomeListener implements AutoCloseable {
         this.thread.start();
     }
 
-    /** The outcome of {@code commandId}; register before appending the command. */
-    CompletableFuture<Outcome> expect(String commandId) {
-        return pending.expect(commandId);
+    /**
+     * The outcome of {@code commandId}, failed with a {@link java.util.concurrent.TimeoutException} unless it
+     * comes within {@code timeout}; register before appending the command.
+     */
+    CompletableFuture<Outcome> expect(String commandId, Duration timeout) {
+        CompletableFuture<Outcome> outcome = pending.expect(commandId);
+        deadlines.watch(outcome, timeout);
+        return outcome;
     }
 
     int waiting() {
@@ -99,6 +106,7 @@ final class OutcomeListener implements AutoCloseable {
 
     @Override
     public void close() {
+        deadlines.close();
         running = false;
         consumer.wakeup();
         try {
