@@ -1,5 +1,6 @@
 package io.tablestream.query.feed;
 
+import static io.tablestream.testsupport.Eventually.eventually;
 import static io.tablestream.testsupport.Eventually.holdsThroughout;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -21,7 +22,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The change feed's tail on a real broker: a long poll waits until something arrives on its partition,
- * and is not woken before, also while the other partitions of the topic were never waited on.
+ * and is not woken before, also while the other partitions of the topic were never waited on; with
+ * nobody waiting, the tail's thread sleeps without polling.
  */
 @KafkaTest
 class ChangeFeedTailIT {
@@ -50,5 +52,39 @@ class ChangeFeedTailIT {
             grown.get(10, TimeUnit.SECONDS);
             assertThat(Duration.ofNanos(System.nanoTime() - sent)).isLessThan(Duration.ofSeconds(5));
         }
+    }
+
+    @Test
+    void theTailSleepsWithoutPollingWhileNobodyWaits(KafkaCluster kafka) throws Exception {
+        String topic = kafka.uniqueName("changes");
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()))) {
+            admin.createTopics(List.of(new NewTopic(topic, 2, (short) 1))).all().get(30, TimeUnit.SECONDS);
+        }
+        try (ChangeFeed feed = ChangeFeed.open(kafka.bootstrapServers(), topic, Map.of(), 1);
+             KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(Map.of(
+                     ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
+                     ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class,
+                     ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class))) {
+            Thread tail = tailThread();
+            // parked (no timeout), not in a poll (the consumer's selector: runnable in a native wait)
+            eventually(() -> tail.getState() == Thread.State.WAITING, Duration.ofSeconds(10));
+            holdsThroughout(() -> tail.getState() == Thread.State.WAITING, Duration.ofMillis(1_500));
+
+            FeedCursor cursor = feed.cursorAt(1L, List.of(1), new FeedStart.Now()).get(30, TimeUnit.SECONDS);
+            CompletableFuture<Void> grown = feed.grown(cursor, Duration.ofSeconds(30));
+            producer.send(new ProducerRecord<>(topic, 1, new byte[] {1}, new byte[] {1})).get(30, TimeUnit.SECONDS);
+            grown.get(10, TimeUnit.SECONDS); // a waiter wakes it, and is told
+
+            eventually(() -> tail.getState() == Thread.State.WAITING, Duration.ofSeconds(10)); // asleep again
+            holdsThroughout(() -> tail.getState() == Thread.State.WAITING, Duration.ofMillis(1_000));
+        }
+    }
+
+    /** The tail thread of the one change feed open. */
+    private static Thread tailThread() {
+        List<Thread> tails = Thread.getAllStackTraces().keySet().stream()
+                .filter(t -> t.getName().equals("change-feed-tail") && t.isAlive()).toList();
+        assertThat(tails).hasSize(1);
+        return tails.get(0);
     }
 }
