@@ -30,15 +30,9 @@ class ChangeFeedTailIT {
 
     @Test
     void aWaiterSleepsUntilItsPartitionGrows(KafkaCluster kafka) throws Exception {
-        String topic = kafka.uniqueName("changes");
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()))) {
-            admin.createTopics(List.of(new NewTopic(topic, 4, (short) 1))).all().get(30, TimeUnit.SECONDS);
-        }
+        String topic = topic(kafka, 4);
         try (ChangeFeed feed = ChangeFeed.open(kafka.bootstrapServers(), topic, Map.of(), 1);
-             KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(Map.of(
-                     ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
-                     ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class,
-                     ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class))) {
+             KafkaProducer<byte[], byte[]> producer = producer(kafka)) {
             FeedCursor cursor = feed.cursorAt(1L, List.of(2), new FeedStart.Now()).get(30, TimeUnit.SECONDS);
 
             CompletableFuture<Void> grown = feed.grown(cursor, Duration.ofSeconds(30));
@@ -56,15 +50,9 @@ class ChangeFeedTailIT {
 
     @Test
     void theTailSleepsWithoutPollingWhileNobodyWaits(KafkaCluster kafka) throws Exception {
-        String topic = kafka.uniqueName("changes");
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()))) {
-            admin.createTopics(List.of(new NewTopic(topic, 2, (short) 1))).all().get(30, TimeUnit.SECONDS);
-        }
+        String topic = topic(kafka, 2);
         try (ChangeFeed feed = ChangeFeed.open(kafka.bootstrapServers(), topic, Map.of(), 1);
-             KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(Map.of(
-                     ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
-                     ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class,
-                     ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class))) {
+             KafkaProducer<byte[], byte[]> producer = producer(kafka)) {
             Thread tail = tailThread();
             // parked (no timeout), not in a poll (the consumer's selector: runnable in a native wait)
             eventually(() -> tail.getState() == Thread.State.WAITING, Duration.ofSeconds(10));
@@ -78,6 +66,21 @@ class ChangeFeedTailIT {
             eventually(() -> tail.getState() == Thread.State.WAITING, Duration.ofSeconds(10)); // asleep again
             holdsThroughout(() -> tail.getState() == Thread.State.WAITING, Duration.ofMillis(1_000));
         }
+    }
+
+    /** A new topic of {@code partitions} partitions. */
+    private static String topic(KafkaCluster kafka, int partitions) throws Exception {
+        String topic = kafka.uniqueName("changes");
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()))) {
+            admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1))).all().get(30, TimeUnit.SECONDS);
+        }
+        return topic;
+    }
+
+    private static KafkaProducer<byte[], byte[]> producer(KafkaCluster kafka) {
+        return new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
+                ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class,
+                ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class));
     }
 
     /** The tail thread of the one change feed open. */
