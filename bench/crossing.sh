@@ -24,7 +24,11 @@
 #   load          a table of SIZE entities (bench/wrk/load.py: transactions of 100, 4 in flight), named
 #                 load<n> after the phase's number n
 #   merges        wrk, one connection, W1 s of Merge Entity of the last loaded table's entities (merge.lua)
-#   idle<s>       no requests for <s> seconds: what the server does meanwhile (its CPU by group of threads)
+#   idle<s>       no requests for <s> seconds: what the server does meanwhile (its CPU by group of threads,
+#                 and each thread's CPU and wake-ups a second: threads.py each)
+#   profiled-idle<s>  idle<s> with async-profiler (ASYNC_PROFILER) in CPU mode on the server, by thread,
+#                 into <n>-profiled-idle<s>-server-cpu.collapsed (attached before the phase's first
+#                 snapshot, stopped after its last: the profiler's own sampling is in the phase's figures)
 #   codelist      no requests: the server's compiled code (jcmd Compiler.codelist) into codelist-<n>.txt
 #   profiled      sdk-warm with inserts only, async-profiler (ASYNC_PROFILER) in wall-clock mode on the
 #                 server and in CPU mode in the driver's JVM
@@ -38,7 +42,8 @@
 #   sdk lone-sdkkeys lone-wrkkeys sdk codelist sdk-long wrk16 sdk codelist lone-sdkkeys lone-wrkkeys
 # with AZURITE_PHASES "sdk sdk-long".
 #
-# Environment: START_AGE (120), SIZE (10000), DURATION (10), WARMUP (3), CLIENT_WARMUP (30), LONG_WARMUP
+# Environment: EACH_THREAD (set: every phase, not only idle ones, shows each thread's CPU and wake-ups),
+# START_AGE (120), SIZE (10000), DURATION (10), WARMUP (3), CLIENT_WARMUP (30), LONG_WARMUP
 # (30), W1 (10), W16 (60), AZURITE_PHASES ("sdk sdk-long"; empty: no Azurite), ASYNC_PROFILER (the path
 # of libasyncProfiler.so, for profiled), OUT (bench/target/crossing/<time>). Needs wrk, Python 3 and
 # /usr/bin/time. Builds nothing. Run it on a quiet machine (about 7.5 minutes with the defaults).
@@ -150,6 +155,11 @@ phase() {
     echo "    server CPU over the phase (µs in all):"
     python3 bench/wrk/threads.py diff "$RUN_DIR/$name-threads-before.json" "$RUN_DIR/$name-threads-after.json" 1 | sed 's/^/    /'
   fi
+  if [ -z "$ops" ] || [ -n "${EACH_THREAD:-}" ]; then # what each thread woke up for
+    echo "    each thread, over the phase:"
+    python3 bench/wrk/threads.py each "$RUN_DIR/$name-threads-before.json" "$RUN_DIR/$name-threads-after.json" \
+      "$(awk -v t="$((t1 - t0))" 'BEGIN { print t / 1000 }')" | sed 's/^/    /'
+  fi
   read -r j0 _ v0 s0 _ <"$RUN_DIR/$name-jit-before.txt"
   read -r j1 _ v1 s1 _ <"$RUN_DIR/$name-jit-after.txt"
   echo "    JIT: $((j1 - j0)) compilations, $((v1 - v0)) invalidated, $(awk -v a="$s0" -v b="$s1" 'BEGIN { printf "%.2f", b - a }') s compiling (jstat)"
@@ -218,6 +228,11 @@ for kind in "$@"; do
       phase "$name" BATCH python3 bench/wrk/load.py "$base" "$loaded" "$SIZE" ;;
     merges) phase "$name" MERGE_ENTITY merges "$name" ;;
     idle[0-9]*) phase "$name" "" sleep "${kind#idle}" ;;
+    profiled-idle[0-9]*)
+      [ -n "${ASYNC_PROFILER:-}" ] || { echo "profiled-idle: skipped (ASYNC_PROFILER unset)"; continue; }
+      java bench/wrk/Attach.java "$SERVER_PID" "$ASYNC_PROFILER" "start,event=cpu,interval=1ms,threads" >/dev/null
+      phase "$name" "" sleep "${kind#profiled-idle}"
+      java bench/wrk/Attach.java "$SERVER_PID" "$ASYNC_PROFILER" "stop,collapsed,file=$RUN_DIR/$name-server-cpu.collapsed" >/dev/null ;;
     codelist) jcmd "$SERVER_PID" Compiler.codelist >"$RUN_DIR/codelist-$n.txt" 2>&1 || true ;;
     profiled)
       [ -n "${ASYNC_PROFILER:-}" ] || { echo "profiled: skipped (ASYNC_PROFILER unset)"; continue; }

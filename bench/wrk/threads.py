@@ -3,6 +3,10 @@
 # threads.py diff <before> <after> <operations>: the CPU between the two snapshots by group of
 #   threads (HTTP, broker, stream threads, producers, ...), in microseconds per operation, one line;
 #   then each group's voluntary context switches per operation (its threads' waits: parks, polls).
+# threads.py each <before> <after> <seconds>: the CPU (ms a second) and the voluntary context switches
+#   (wake-ups a second) of each thread between the two snapshots, threads of the same name but for its
+#   numbers taken together (their count in brackets), the most wake-ups first: what an idle server's
+#   threads wake up for.
 import json, os, re, subprocess, sys
 
 # the groups, shared with the benchmarks' in-process measure (ThreadCpu): name, tab, pattern
@@ -70,8 +74,29 @@ def diff(before, after, operations):
             "%s %.2f" % (g, waits[g] / operations) for g in order if waits.get(g, 0) / operations >= 0.005))
 
 
+def each(before, after, seconds):
+    b, a = json.load(open(before)), json.load(open(after))
+    hz = os.sysconf("SC_CLK_TCK")
+    named = {}
+    for tid, entry in a.items():
+        earlier = b.get(tid, [entry[0], 0, 0])
+        # numbers of a pool's threads, ids and ports apart: "qtp1795-21" and "qtp1795-22" are one line
+        key = re.sub(r"\d+", "#", entry[0])
+        n, t, w = named.get(key, (0, 0, 0))
+        named[key] = (n + 1, t + entry[1] - earlier[1], w + (entry[2] - earlier[2] if len(entry) > 2 else 0))
+    total_t = sum(t for _, t, _ in named.values())
+    total_w = sum(w for _, _, w in named.values())
+    print("%8s %10s  %s" % ("wakes/s", "CPU ms/s", "threads (count), by group"))
+    print("%8.1f %10.1f  all %d threads" % (total_w / seconds, 1e3 * total_t / hz / seconds, len(a)))
+    for key, (n, t, w) in sorted(named.items(), key=lambda kv: (-kv[1][2], -kv[1][1])):
+        if w / seconds >= 0.05 or t > 0:
+            print("%8.1f %10.1f  %s (%d), %s" % (w / seconds, 1e3 * t / hz / seconds, key, n, group(key.replace("#", "1"))))
+
+
 if __name__ == "__main__":
     if sys.argv[1] == "snapshot":
         snapshot(sys.argv[2], sys.argv[3])
+    elif sys.argv[1] == "each":
+        each(sys.argv[2], sys.argv[3], float(sys.argv[4]))
     else:
         diff(sys.argv[2], sys.argv[3], int(sys.argv[4]))

@@ -29,7 +29,11 @@
 # CRASH=1 a kill -9 of the server with 16 writes in flight, then the same server started again on
 # its data: seconds to ready and to having replayed the commands answered but not yet committed
 # (caught-up.py); IDLE=<seconds> the server's CPU at rest after the measures (no request at all), in
-# ms of CPU per second, by group of threads too. A measure given 0 seconds (W16=0, ...) is skipped.
+# ms of CPU per second, by group of threads too, and the server's threads' wake-ups a second (their
+# voluntary context switches; each thread's in <variant>-idle-threads.txt, threads.py each);
+# WGAP=<seconds> writes one in flight with GAP ms (20) between an answer and the next request: a
+# low-rate client, where the server's cost per second at rest is part of every write's CPU.
+# A measure given 0 seconds (W16=0, ...) is skipped.
 #
 # Environment: ENTITIES (100000), WARM_WRITES (120), WARM_READS (20), W16 (20), W1 (10), G16 (10),
 # JAVA_OPTS (-Xmx1g), BUILD (a build copy made by copy-build.sh; unset: this work tree's), PROFILE_ALL (empty; cpu or alloc: async-profiler over the 16-writer measure of
@@ -42,6 +46,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 ENTITIES=${ENTITIES:-100000} WARM_WRITES=${WARM_WRITES:-120} WARM_READS=${WARM_READS:-20}
 W16=${W16:-20} W1=${W1:-10} G16=${G16:-10} FEED=${FEED:-0} CRASH=${CRASH:-} IDLE=${IDLE:-0}
+WGAP=${WGAP:-0} GAP=${GAP:-20}
 JAVA_OPTS=${JAVA_OPTS:--Xmx1g}
 OUT=${OUT:-$root/bench/target/variants/$(date +%Y%m%d-%H%M%S)}
 # the account SAS and table that put.lua and get.lua read (cpu-per-op.sh makes the same when unset)
@@ -153,6 +158,7 @@ for spec in "$@"; do
   [ "$name" = azurite ] || by_thread=$(python3 "$here/threads.py" diff "$OUT/$name-threads-before.json" \
       "$OUT/$name-threads-after.json" "$writes" 2>/dev/null || true)
   w1=$(measure put.lua 1 "$W1")
+  wgap=$(GAP_MS=$GAP measure put.lua 1 "$WGAP")
   [ -z "${PROFILE_READS:-}" ] || profile start
   g16=$(ENTITIES=$ENTITIES measure get.lua 16 "$G16")
   [ -z "${PROFILE_READS:-}" ] || profile stop "$OUT/$name-reads-$PROFILE.collapsed"
@@ -170,6 +176,9 @@ for spec in "$@"; do
       # per "operation" of a millisecond: the groups' ms of CPU per second
       idle+=", by group (ms per s): $(python3 "$here/threads.py" diff "$OUT/$name-idle-before.json" \
           "$OUT/$name-idle-after.json" "$((IDLE * 1000))" 2>/dev/null | sed 's/^per thread group, us per operation: //' || true)"
+      python3 "$here/threads.py" each "$OUT/$name-idle-before.json" "$OUT/$name-idle-after.json" "$IDLE" \
+          > "$OUT/$name-idle-threads.txt" 2>&1 || true
+      idle+=", $(awk 'NR == 2 { printf "%s wake-ups a second in %s threads", $1, $4 }' "$OUT/$name-idle-threads.txt")"
     fi
   fi
   if [ "$FEED" -gt 0 ] && [ "$name" != azurite ]; then
@@ -202,6 +211,7 @@ for spec in "$@"; do
     echo "  writes 16 in flight: $w16"
     [ -z "$by_thread" ] || echo "    $by_thread"
     echo "  writes 1 in flight:  $w1"
+    [ "$wgap" = skipped ] || echo "  writes 1 in flight, ${GAP} ms between: $wgap"
     echo "  point GET 16 conns:  $g16"
     [ -z "$idle" ] || echo "  at rest (${IDLE} s):    $idle"
     [ -z "$feed_alone" ] || echo "  change feed, alone:  $feed_alone"

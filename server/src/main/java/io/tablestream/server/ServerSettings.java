@@ -136,7 +136,8 @@ public final class ServerSettings {
             StoreMemory.DEFAULT.writeBufferBytes(), "The part of rocksdb-memory-bytes the stores' memtables may take.");
     public static final Setting<Integer> STANDBY_LAG_REFRESH_MS = Setting.integer("standby-lag-refresh-ms",
             (int) StreamProcessorConfig.DEFAULT_LAG_REFRESH.toMillis(), "How often this instance measures how far"
-                    + " behind its store replicas are (a request to the brokers); standby-max-lag is judged on it.");
+                    + " behind its store replicas are (a request to the brokers); standby-max-lag is judged on it. While the"
+                    + " instance runs and holds no standby, every 10 s (for /_cluster only: a running active is caught up).");
     // ---- end of the stream processor's background work and memory ----
 
 

@@ -141,7 +141,10 @@ public final class KafkaCommandLog implements CommandLog, AutoCloseable {
         c.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         c.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, answersAtDecision ? "read_uncommitted" : "read_committed");
         c.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-        c.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 100);
+        // A fetch waiting at the broker is answered as soon as an outcome is appended, so its wait only
+        // paces an idle listener: Kafka's 500 ms, as long as the listener's poll (100 ms had it fetch ten
+        // times a second, each fetch a few thread wake-ups in the broker).
+        c.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 500);
         c.put(ConsumerConfig.CLIENT_ID_CONFIG, "tablestream-outcomes-" + instanceId);
         c.putAll(overrides);
         KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(c, new StringDeserializer(), new ByteArrayDeserializer());

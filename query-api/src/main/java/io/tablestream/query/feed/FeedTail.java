@@ -11,6 +11,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
@@ -23,7 +24,9 @@ import org.slf4j.LoggerFactory;
  * someone waits on (the others are paused), from the offset the first waiter reached. A waiter at
  * offset {@code o} of a partition is told once the consumer's position there passes {@code o}:
  * something was committed at or after {@code o} (a change, or only a transaction marker — then the
- * reader reads nothing and waits again, one offset further).
+ * reader reads nothing and waits again, one offset further). While nobody waits the thread parks
+ * instead of polling: a consumer whose partitions are all paused still woke ten times a second (it
+ * has no position for them, so its poll waits no longer than its retry backoff).
  */
 final class FeedTail implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(FeedTail.class);
@@ -69,12 +72,17 @@ final class FeedTail implements AutoCloseable {
         }
         arriving.add(new Waiter(Map.copyOf(offsets), done));
         consumer.wakeup();
+        LockSupport.unpark(thread);
         return done.completeOnTimeout(null, timeout.toMillis(), TimeUnit.MILLISECONDS);
     }
 
     private void run() {
         while (running) {
             try {
+                if (followed.isEmpty() && arriving.isEmpty()) {
+                    LockSupport.park(this); // until a waiter arrives or the tail closes (or spuriously)
+                    continue;
+                }
                 admit();
                 consumer.poll(POLL);
                 release();
@@ -171,6 +179,7 @@ final class FeedTail implements AutoCloseable {
     public void close() {
         running = false;
         consumer.wakeup();
+        LockSupport.unpark(thread);
         try {
             thread.join(5000);
         } catch (InterruptedException e) {

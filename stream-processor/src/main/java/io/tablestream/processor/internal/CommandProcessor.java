@@ -107,6 +107,8 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
     /** When this incarnation started ({@link System#nanoTime()}), until its marker is back (then -1). */
     private long replayingSince;
     private Cancellable startMarker;
+    /** The index builds' punctuation, scheduled only while a build or sweep is pending here (else null). */
+    private Cancellable indexBuilds;
     /** What this incarnation handed over to readers ({@link ActiveTaskStores#started}). */
     private Object readersHold;
     /** A marker this incarnation wrote to move an idle partition's clock is not yet back. */
@@ -159,10 +161,28 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
         context.schedule(housekeeping.sweepInterval(), PunctuationType.WALL_CLOCK_TIME, wallClockMillis ->
                 history.sweep(EdmDateTime.of(settings.clock().instant()), tables::byId, jobShares::readsHistoryOf,
                         housekeeping.sweepBatch()));
-        context.schedule(housekeeping.indexBuildInterval(), PunctuationType.WALL_CLOCK_TIME,
-                t -> indexes.work(housekeeping.indexBuildBatch()));
+        scheduleIndexBuildsIfPending();
         // last: readers read this task's stores only once it has started without failing
         this.readersHold = settings.activeStores().started(ownPartition, context::getStateStore);
+    }
+
+    /**
+     * Schedules the index builds' punctuation while a build or sweep is pending, and only then: every
+     * punctuation that runs marks the task as needing a commit, and under exactly-once each commit is a
+     * transaction (its offsets, its markers), so a punctuation every 20 ms had an idle server commit two
+     * transactions a second per stream thread with nothing written.
+     */
+    private void scheduleIndexBuildsIfPending() {
+        if (indexBuilds == null && indexes.hasPendingBuilds()) {
+            Housekeeping housekeeping = settings.housekeeping();
+            indexBuilds = context.schedule(housekeeping.indexBuildInterval(), PunctuationType.WALL_CLOCK_TIME, t -> {
+                indexes.work(housekeeping.indexBuildBatch());
+                if (!indexes.hasPendingBuilds()) {
+                    indexBuilds.cancel();
+                    indexBuilds = null;
+                }
+            });
+        }
     }
 
     /** Writes this incarnation's marker at the end of the partition: reads are served once it is reached. */
@@ -234,6 +254,7 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
             TableRecord before = tables.byId(announcement.table().tableId()).orElse(null);
             tables.learn(announcement.table());
             indexes.learn(before, announcement.table());
+            scheduleIndexBuildsIfPending();
             if (before != null && before.isActive() && !announcement.table().isActive()) {
                 tableDeleted(announcement, record);
             }

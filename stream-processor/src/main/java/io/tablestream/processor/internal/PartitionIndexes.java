@@ -204,6 +204,11 @@ final class PartitionIndexes {
         return Math.max(doomed.size(), 1);
     }
 
+    /** Whether a build or a sweep is still to do here ({@link #work} has something to do). */
+    boolean hasPendingBuilds() {
+        return !pendingBuilds().isEmpty();
+    }
+
     private void put(IndexBuild build) {
         String key = IndexBuild.key(build.tableId(), build.indexId());
         builds.put(key, build.encode());
