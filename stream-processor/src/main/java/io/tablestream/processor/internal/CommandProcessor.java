@@ -48,6 +48,7 @@ import java.util.Optional;
 import java.util.UUID;
 import org.apache.kafka.streams.processor.Cancellable;
 import org.apache.kafka.streams.processor.PunctuationType;
+import org.apache.kafka.streams.processor.Punctuator;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
@@ -109,6 +110,8 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
     private Cancellable startMarker;
     /** The index builds' punctuation, scheduled only while a build or sweep is pending here (else null). */
     private Cancellable indexBuilds;
+    /** The expiry's punctuation, scheduled only while the task holds an entity with a time to live (else null). */
+    private Cancellable expiry;
     /** What this incarnation handed over to readers ({@link ActiveTaskStores#started}). */
     private Object readersHold;
     /** A marker this incarnation wrote to move an idle partition's clock is not yet back. */
@@ -155,15 +158,47 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
         settings.appliedOffsets().restored(ownPartition, taskState.appliedOffset());
         this.startMarker = context.schedule(Duration.ofMillis(1), PunctuationType.WALL_CLOCK_TIME, this::markStart);
         Housekeeping housekeeping = settings.housekeeping();
-        context.schedule(housekeeping.expiryInterval(), PunctuationType.WALL_CLOCK_TIME, this::expire);
-        context.schedule(housekeeping.sweepInterval(), PunctuationType.WALL_CLOCK_TIME,
-                new DeletedRowsSweep(tables, rows, housekeeping.sweepBatch(), settings.metrics()::swept)::sweep);
-        context.schedule(housekeeping.sweepInterval(), PunctuationType.WALL_CLOCK_TIME, wallClockMillis ->
-                history.sweep(EdmDateTime.of(settings.clock().instant()), tables::byId, jobShares::readsHistoryOf,
-                        housekeeping.sweepBatch()));
+        rows.whenExpiring(this::scheduleExpiry);
+        if (rows.anyExpiring()) {
+            scheduleExpiry();
+        }
+        DeletedRowsSweep deletedRows = new DeletedRowsSweep(tables, rows, housekeeping.sweepBatch(),
+                settings.metrics()::swept);
+        scheduleOnTheClock(housekeeping.sweepInterval(), wallClockMillis -> {
+            deletedRows.sweep(wallClockMillis);
+            history.sweep(EdmDateTime.of(settings.clock().instant()), tables::byId, jobShares::readsHistoryOf,
+                    housekeeping.sweepBatch());
+        });
         scheduleIndexBuildsIfPending();
         // last: readers read this task's stores only once it has started without failing
         this.readersHold = settings.activeStores().started(ownPartition, context::getStateStore);
+    }
+
+    /**
+     * Schedules the expiry's punctuation, if it is not scheduled: while the task holds an entity with a
+     * time to live, and only then (see {@link #scheduleIndexBuildsIfPending} for why).
+     */
+    private void scheduleExpiry() {
+        if (expiry == null) {
+            expiry = context.schedule(settings.housekeeping().expiryInterval(), PunctuationType.WALL_CLOCK_TIME,
+                    this::expire);
+        }
+    }
+
+    /**
+     * Schedules {@code punctuator} every {@code interval} from the wall clock's next multiple of it, when
+     * it runs first: the tasks of a stream thread then run it in the same pass of the thread's loop, and
+     * dirty one commit together instead of one each.
+     */
+    private void scheduleOnTheClock(Duration interval, Punctuator punctuator) {
+        long every = interval.toMillis();
+        long delay = every - Math.floorMod(settings.clock().millis(), every);
+        Cancellable[] first = new Cancellable[1];
+        first[0] = context.schedule(Duration.ofMillis(delay), PunctuationType.WALL_CLOCK_TIME, wallClockMillis -> {
+            first[0].cancel();
+            punctuator.punctuate(wallClockMillis);
+            context.schedule(interval, PunctuationType.WALL_CLOCK_TIME, punctuator);
+        });
     }
 
     /**
@@ -552,6 +587,10 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
                 && !rows.expiredAt(EdmDateTime.of(settings.clock().instant()), 1).isEmpty()) {
             tickPending = true;
             mark();
+        }
+        if (!tickPending && !rows.anyExpiring()) {
+            expiry.cancel();
+            expiry = null;
         }
     }
 

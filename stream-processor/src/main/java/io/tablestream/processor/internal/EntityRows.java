@@ -33,6 +33,7 @@ final class EntityRows {
     private final LongFunction<List<IndexDefinition>> indexesOf;
     /** Told before a stored row changes (a job copying the present copies it first); null when nobody is. */
     private RowWatcher watcher;
+    private Runnable onExpiring = () -> { };
 
     /** Told before a stored row changes or goes. */
     @FunctionalInterface
@@ -56,6 +57,18 @@ final class EntityRows {
     /** Tells {@code watcher} before every change of a stored row from now on (one watcher). */
     void watch(RowWatcher watcher) {
         this.watcher = watcher;
+    }
+
+    /** Runs {@code r} whenever a change gives an entity a time to live (its task then has expiry to do). */
+    void whenExpiring(Runnable r) {
+        this.onExpiring = r;
+    }
+
+    /** Whether any entity here has a time to live (expired or not). */
+    boolean anyExpiring() {
+        try (KeyValueIterator<Bytes, byte[]> it = expiry.all()) {
+            return it.hasNext();
+        }
     }
 
     /** The stored version of {@code key}, expired or not, or null. */
@@ -96,6 +109,7 @@ final class EntityRows {
             entities.put(Bytes.wrap(keyBytes), StoredEntityCodec.encode(next));
             if (next.expiresAt() != null) {
                 expiry.put(Bytes.wrap(expiryKey(next.expiresAt(), keyBytes)), EMPTY);
+                onExpiring.run();
             }
         }
         List<IndexDefinition> tableIndexes = indexesOf.apply(change.tableId());
