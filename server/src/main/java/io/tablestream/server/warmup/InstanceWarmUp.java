@@ -14,9 +14,12 @@ import org.slf4j.LoggerFactory;
 public final class InstanceWarmUp implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(InstanceWarmUp.class);
 
+    /** The warm-up's requests; null when there is none. */
     private final StartupWarmUp warmUp;
     private final WarmUpTimes times;
+    /** Where readiness shows it: the {@code warm-up} check. */
     private final Operations operations;
+    /** The one after ready, once begun. */
     private AfterReadyWarmUp afterReady;
 
     private InstanceWarmUp(StartupWarmUp warmUp, WarmUpTimes times, Operations operations) {
