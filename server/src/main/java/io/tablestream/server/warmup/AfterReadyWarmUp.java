@@ -25,23 +25,22 @@ public final class AfterReadyWarmUp implements AutoCloseable {
     private final StartupWarmUp warmUp;
     private final Thread thread;
 
-    private AfterReadyWarmUp(StartupWarmUp warmUp, Thread thread) {
-        this.warmUp = warmUp;
-        this.thread = thread;
-    }
-
     /**
-     * Starts warming up the instance serving {@code serviceRoot} for at most {@code budget}; {@code ended}
-     * is told what it did, on the warm-up's thread, once it has ended.
+     * A warm-up of the instance serving {@code serviceRoot} for at most {@code budget}, to {@link #start}
+     * once its arrivals are watched; {@code ended} is told what it did, on the warm-up's thread, once it
+     * has ended.
      */
-    public static AfterReadyWarmUp start(StartupWarmUp warmUp, String serviceRoot, Duration budget,
-                                         Consumer<StartupWarmUp.Result> ended) {
-        Thread thread = new Thread(() -> ended.accept(warmUp.run(serviceRoot, budget)), "warm-up");
+    public AfterReadyWarmUp(StartupWarmUp warmUp, String serviceRoot, Duration budget,
+                            Consumer<StartupWarmUp.Result> ended) {
+        this.warmUp = warmUp;
+        this.thread = new Thread(() -> ended.accept(warmUp.run(serviceRoot, budget)), "warm-up");
         thread.setDaemon(true);
         thread.setPriority(Thread.MIN_PRIORITY);
-        AfterReadyWarmUp running = new AfterReadyWarmUp(warmUp, thread);
+    }
+
+    /** Starts the warm-up's thread. */
+    public void start() {
         thread.start();
-        return running;
     }
 
     /**
@@ -52,11 +51,6 @@ public final class AfterReadyWarmUp implements AutoCloseable {
         if (account != null && !account.equals(warmUp.account())) {
             warmUp.stop("a client's first request (account " + account + ")");
         }
-    }
-
-    /** Whether the warm-up has ended. */
-    public boolean ended() {
-        return !thread.isAlive();
     }
 
     /** Stops the warm-up and waits up to {@link #STOP_WAIT} for it to end (its scratch table deleted). */

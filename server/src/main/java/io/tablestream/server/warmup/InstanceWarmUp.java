@@ -59,11 +59,12 @@ public final class InstanceWarmUp implements AutoCloseable {
         }
         operations.warmedUp("warming up after ready for at most " + times.afterReady().toSeconds()
                 + " s, until a client's first request (warm-up-after-ready-seconds)");
-        afterReady = AfterReadyWarmUp.start(warmUp, serviceRoot, times.afterReady(), result -> {
+        afterReady = new AfterReadyWarmUp(warmUp, serviceRoot, times.afterReady(), result -> {
             endpoint.onArrival(null);
             operations.warmedUp(detail(result));
         });
-        endpoint.onArrival(afterReady::arrived);
+        endpoint.onArrival(afterReady::arrived); // before it starts: its end takes the listener away
+        afterReady.start();
     }
 
     private static String detail(StartupWarmUp.Result result) {
