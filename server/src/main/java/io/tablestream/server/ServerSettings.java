@@ -40,7 +40,7 @@ public final class ServerSettings {
             "Seconds the server process (run-server.sh, run-cluster.sh, the container image) spends, once it reports"
                     + " ready, warming itself up in the background with the same requests as warm-up-seconds; it stops"
                     + " at the first request of a client (any account's but its own scratch account's; /_health and"
-                    + " /_metrics do not count), so a client that comes at once never shares the server with it."
+                    + " /_metrics do not count), so a client that comes at once shares the server with it for one request at most."
                     + " 0: none (none over HTTPS either). After a warm-up-seconds one it does not run.");
     public static final Setting<String> TOPIC_PREFIX = Setting.text("topic-prefix", "tablestream",
             "Prefix of every topic and of the stream processor's application id.");
