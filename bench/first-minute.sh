@@ -12,11 +12,15 @@
 #   load      seconds of lean-client load right after ready (inserts, merges, transactions of 100 and
 #             point reads, a quarter of the time each), as <seconds>[/<in flight>] (default 16 in
 #             flight; e.g. 40/1: 40 s, one request at a time); 0: none
-#   warm-up   the server's own warm-up before ready (TABLESTREAM_WARM_UP_SECONDS); empty: the default
+#   warm-up   the server's own warm-ups, as <before>[+<after>]: seconds before ready
+#             (TABLESTREAM_WARM_UP_SECONDS) and after ready, until the first client request
+#             (TABLESTREAM_WARM_UP_AFTER_READY_SECONDS); an empty part: the default (since 2026-11-29 the
+#             default has a warm-up after ready: 0+0 is none at all)
 #   options   the server's JVM options (JAVA_OPTS, as for run-server.sh); empty: the default. Each set
 #             of options has its own AOT cache: run ./run-server.sh --prepare with those JAVA_OPTS first
 #             (a training run deletes the caches of other options: copy them aside and back).
-# e.g. bench/first-minute.sh azurite::: none:0:0: own:0:: outside:20:0: 'scaled:0:0:-Xmx1g -XX:CompileThresholdScaling=0.5'
+# e.g. bench/first-minute.sh azurite::: none:0:0+0: before:0:20+0: after:0:0+50: outside:20:0+0: \
+#        'scaled:0:0+0:-Xmx1g -XX:CompileThresholdScaling=0.5'
 #
 # JIT=1: a JFR recording of each Tablestream variant from ready to its stop (the default settings, plus
 # every compilation and deoptimization), <name>.jfr, and bench/wrk/jit.py's summary of it per age
@@ -39,7 +43,7 @@ trap bench_cleanup EXIT
 trap 'exit 130' INT TERM
 SERVER_AGES=${SERVER_AGES:-60} SIZE=${SIZE:-10000} WORKLOADS=${WORKLOADS:-insert,merge}
 DURATION=${DURATION:-10} WARMUP=${WARMUP:-3} CLIENT_WARMUP=${CLIENT_WARMUP:-30} JIT=${JIT:-0}
-[ $# -gt 0 ] || { sed -n '2,26p' "$0" >&2; exit 2; }
+[ $# -gt 0 ] || { sed -n '2,30p' "$0" >&2; exit 2; }
 [ -d "$AZURITE_DIR/node_modules/azurite" ] || install_azurite
 
 # jit_cpu: "C1 <ms> C2 <ms> process <ms>": CPU so far of the server's C1 and C2 compiler threads and of
@@ -62,11 +66,14 @@ for variant in "$@"; do
     load=0
     start_azurite "$port" "$RUN_DIR/$name.log"
   else
-    unset JAVA_OPTS TABLESTREAM_WARM_UP_SECONDS
+    unset JAVA_OPTS TABLESTREAM_WARM_UP_SECONDS TABLESTREAM_WARM_UP_AFTER_READY_SECONDS
     if [ -n "$options" ]; then export JAVA_OPTS=$options; fi
-    if [ -n "$warm" ]; then export TABLESTREAM_WARM_UP_SECONDS=$warm; fi
+    before=${warm%%+*} after=""
+    if [[ $warm == *+* ]]; then after=${warm#*+}; fi
+    if [ -n "$before" ]; then export TABLESTREAM_WARM_UP_SECONDS=$before; fi
+    if [ -n "$after" ]; then export TABLESTREAM_WARM_UP_AFTER_READY_SECONDS=$after; fi
     start_tablestream "$port" "$RUN_DIR/$name.log"
-    unset JAVA_OPTS TABLESTREAM_WARM_UP_SECONDS
+    unset JAVA_OPTS TABLESTREAM_WARM_UP_SECONDS TABLESTREAM_WARM_UP_AFTER_READY_SECONDS
     if [ "$JIT" = 1 ]; then
       server_jdk=$(dirname "$(dirname "$(readlink -f "/proc/$SERVER_PID/exe")")")
       "$server_jdk/bin/jcmd" "$SERVER_PID" JFR.start name=jit \
@@ -79,6 +86,7 @@ for variant in "$@"; do
     grep -h -o -e 'Warm-up: .*' -e 'Ready [0-9]* ms after the JVM started' "$RUN_DIR/$name.log" | sed 's/^/    /' || true
     echo "    CPU at ready: $(jit_cpu)"
   } | tee -a "$RUN_DIR/summary.txt"
+  warm_up_lines=$(grep -c 'Warm-up: ' "$RUN_DIR/$name.log" || true)
   in_flight=16
   if [[ $load == */* ]]; then in_flight=${load#*/}; load=${load%/*}; fi
   if [ "${load:-0}" -gt 0 ]; then
@@ -98,6 +106,11 @@ for variant in "$@"; do
     echo "    ended $(( ($(now_ms) - READY_EPOCH_MS) / 1000 )) s after ready: CPU $(jit_cpu)" | tee -a "$RUN_DIR/summary.txt"
     grep -E '^(RESULT|FAILED)' "$RUN_DIR/$name-$age.out" | sed "s/^/    /" | tee -a "$RUN_DIR/summary.txt" || true
   done
+  # a warm-up after ready logs its end later: when the first client request stopped it, or its time was up
+  if [ "$name" != azurite ]; then
+    grep -h -o 'Warm-up: .*' "$RUN_DIR/$name.log" | tail -n +"$(( warm_up_lines + 1 ))" | sed 's/^/    after ready: /' \
+      | tee -a "$RUN_DIR/summary.txt" || true
+  fi
   stop_server
   remove_temp_dirs
   if [ "$JIT" = 1 ] && [ -s "$RUN_DIR/$name.jfr" ]; then

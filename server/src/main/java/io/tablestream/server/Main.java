@@ -1,6 +1,7 @@
 package io.tablestream.server;
 
 import io.tablestream.processor.ApplyObserver;
+import io.tablestream.server.warmup.WarmUpTimes;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -42,11 +43,12 @@ public final class Main {
             ServerConfig config = ServerConfig.load(configFile);
             // this process ends with Runtime.halt (or a kill): RocksDB's own temporary copy would stay behind
             RocksDbLibrary.load(Path.of(config.get(ServerSettings.DATA_DIR)).toAbsolutePath());
-            // the process warms itself up before it reports ready (an embedded instance does not)
-            server = TablestreamServer.start(config, ApplyObserver.NONE,
-                    Duration.ofSeconds(Math.max(0, config.get(ServerSettings.WARM_UP_SECONDS))));
+            // the process warms itself up, before it reports ready or after (an embedded instance does not)
+            server = TablestreamServer.start(config, ApplyObserver.NONE, new WarmUpTimes(
+                    Duration.ofSeconds(Math.max(0, config.get(ServerSettings.WARM_UP_SECONDS))),
+                    Duration.ofSeconds(Math.max(0, config.get(ServerSettings.WARM_UP_AFTER_READY_SECONDS)))));
             LOG.info("Ready {} ms after the JVM started ({} ms before main, {} ms starting the broker, processor and"
-                    + " HTTP port and warming up)", ManagementFactory.getRuntimeMXBean().getUptime(), jvmUptimeAtMain,
+                    + " HTTP port and any warm-up before ready)", ManagementFactory.getRuntimeMXBean().getUptime(), jvmUptimeAtMain,
                     (System.nanoTime() - mainEntered) / 1_000_000);
         } catch (ConfigurationException e) {
             // the message names the setting (and file) at fault; the stack trace would only bury it

@@ -36,6 +36,12 @@ public final class ServerSettings {
                     + " in a scratch table of a scratch account known only in the process, deleted afterwards, one request at"
                     + " a time. Best effort: a failed or slow request ends it early. 0: none (none over HTTPS either);"
                     + " 40 s of such load made sequential writes a minute after ready about 1.5x faster.");
+    public static final Setting<Integer> WARM_UP_AFTER_READY_SECONDS = Setting.integer("warm-up-after-ready-seconds", 50,
+            "Seconds the server process (run-server.sh, run-cluster.sh, the container image) spends, once it reports"
+                    + " ready, warming itself up in the background with the same requests as warm-up-seconds; it stops"
+                    + " at the first request of a client (any account's but its own scratch account's; /_health and"
+                    + " /_metrics do not count), so a client that comes at once shares the server with it for one request at most."
+                    + " 0: none (none over HTTPS either). After a warm-up-seconds one it does not run.");
     public static final Setting<String> TOPIC_PREFIX = Setting.text("topic-prefix", "tablestream",
             "Prefix of every topic and of the stream processor's application id.");
     public static final Setting<Integer> PARTITIONS = Setting.integer("partitions", 8,
@@ -222,7 +228,8 @@ public final class ServerSettings {
     // ---- end of operations ----
 
     public static final List<Setting<?>> ALL = List.of(HOST, PORT, DATA_DIR, KAFKA_BOOTSTRAP_SERVERS, KAFKA_PORT,
-            KAFKA_CONTROLLER_PORT, KAFKA_STARTUP_TIMEOUT_MS, PROCESSOR_STARTUP_TIMEOUT_MS, WARM_UP_SECONDS, TOPIC_PREFIX,
+            KAFKA_CONTROLLER_PORT, KAFKA_STARTUP_TIMEOUT_MS, PROCESSOR_STARTUP_TIMEOUT_MS, WARM_UP_SECONDS, WARM_UP_AFTER_READY_SECONDS,
+            TOPIC_PREFIX,
             PARTITIONS, REPLICATION_FACTOR, MIN_INSYNC_REPLICAS, STREAM_THREADS, STANDBY_REPLICAS, COMMIT_INTERVAL_MS, ANSWER_AT_DECISION,
             INSTANCE_ID,
             ADVERTISED_ADDRESS, ACCOUNTS, EMULATOR_ACCOUNT, ANONYMOUS_ACCESS, WRITE_TIMEOUT_MS, SESSION_TIMEOUT_MS,

@@ -37,7 +37,9 @@ import io.tablestream.server.operate.ServerMetrics;
 import io.tablestream.server.tls.ServerTls;
 import io.tablestream.server.tls.TlsFile;
 import io.tablestream.server.tls.TlsFileException;
+import io.tablestream.server.warmup.InstanceWarmUp;
 import io.tablestream.server.warmup.StartupWarmUp;
+import io.tablestream.server.warmup.WarmUpTimes;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -69,8 +71,9 @@ public final class TablestreamServer implements AutoCloseable {
     private final Javalin http;
     private final StreamProcessor processor;
     private final ServerTls tls;
+    private final InstanceWarmUp warmUp;
 
-    private TablestreamServer(ServerConfig config, ApplyObserver observer, Duration warmUpTime,
+    private TablestreamServer(ServerConfig config, ApplyObserver observer, WarmUpTimes warmUpTimes,
                               Deque<AutoCloseable> started) {
         this.started = started;
         Clock clock = Clock.systemUTC();
@@ -152,8 +155,7 @@ public final class TablestreamServer implements AutoCloseable {
 
         // the cluster's warm-up account: known to every instance, to no HTTP client (StartupWarmUp)
         Optional<StartupWarmUp> scratch = StartupWarmUp.sharedScratchAccount(processor.commandsTopicId(),
-                config.accountKeys(Map.of()).accounts());
-        StartupWarmUp warmUp = warmUpTime.isZero() || tls != null ? null : scratch.orElse(null);
+                config.accountKeys(Map.of()).accounts(), config.get(ServerSettings.INSTANCE_ID));
         Authentication authentication = new Authentication(config.accountKeys(scratch.isEmpty() ? Map.of()
                 : Map.of(scratch.get().account(), scratch.get().key())),
                 StoredAccessPolicies.of(processor.registry()), clock,
@@ -172,11 +174,7 @@ public final class TablestreamServer implements AutoCloseable {
                 config.get(ServerSettings.CONSOLE),
                 config.get(ServerSettings.HOST));
         started.push(operations);
-        if (warmUp == null && tls != null && !warmUpTime.isZero()) {
-            LOG.info("No warm-up (warm-up-seconds): it speaks plain HTTP, and the port serves HTTPS");
-        } else if (warmUp != null) {
-            operations.warmingUp("warming up for at most " + warmUpTime.toSeconds() + " s (warm-up-seconds)");
-        }
+        this.warmUp = InstanceWarmUp.plan(scratch.orElse(null), warmUpTimes, tls != null, operations);
         // ---- end of operations ----
         this.http = Javalin.create(javalin -> {
             javalin.http.maxRequestSize = Limits.MAX_REQUEST_BODY_BYTES;
@@ -204,11 +202,7 @@ public final class TablestreamServer implements AutoCloseable {
         if (config.get(ServerSettings.EMULATOR_ACCOUNT)) {
             LOG.info("Connection string: {}", connectionString(serviceUrl));
         }
-        if (warmUp != null) {
-            StartupWarmUp.Result warm = warmUp.run("http://" + reachable + ":" + http.port(), warmUpTime);
-            operations.warmedUp(warm.writes() + " writes and " + warm.reads() + " reads in " + warm.took().toMillis()
-                    + " ms (" + warm.ended() + ")");
-        }
+        warmUp.begin("http://" + reachable + ":" + http.port(), endpoint);
     }
 
     /**
@@ -306,15 +300,20 @@ public final class TablestreamServer implements AutoCloseable {
 
     /** Starts an instance (without a warm-up); on failure, stops whatever had started and rethrows. */
     public static TablestreamServer start(ServerConfig config) {
-        return start(config, ApplyObserver.NONE, Duration.ZERO);
+        return start(config, ApplyObserver.NONE, WarmUpTimes.NONE);
+    }
+
+    /** As {@link #start(ServerConfig, ApplyObserver, WarmUpTimes)} with a warm-up before ready only. */
+    public static TablestreamServer start(ServerConfig config, ApplyObserver observer, Duration warmUp) {
+        return start(config, observer, WarmUpTimes.beforeReady(warmUp));
     }
 
     /**
      * As {@link #start(ServerConfig)}, telling {@code observer} of every applied change (metrics, fault
-     * injection), and returning once a warm-up of {@code warmUp} (zero: none; {@link StartupWarmUp}) has
-     * ended; readiness waits for it.
+     * injection), with the warm-up {@code warmUp} asks for ({@link InstanceWarmUp}): returning once one
+     * before ready has ended (readiness waits for it), at once for one after ready.
      */
-    public static TablestreamServer start(ServerConfig config, ApplyObserver observer, Duration warmUp) {
+    public static TablestreamServer start(ServerConfig config, ApplyObserver observer, WarmUpTimes warmUp) {
         Deque<AutoCloseable> started = new ArrayDeque<>();
         try {
             return new TablestreamServer(config, observer, warmUp, started);
@@ -373,6 +372,7 @@ public final class TablestreamServer implements AutoCloseable {
     /** Stops everything this instance started, last started first; calling it again does nothing. */
     @Override
     public synchronized void close() {
+        warmUp.close(); // a warm-up after ready stops first, while all it talks to runs
         // The processor goes first, while the HTTP port still answers: it leaves the group (with
         // standbys) so its partitions move at once, and meanwhile reads forwarded here are refused
         // as moving, which sends them to the standbys, instead of meeting a port that is closing.

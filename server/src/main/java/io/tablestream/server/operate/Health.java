@@ -29,7 +29,8 @@ import org.apache.kafka.streams.ThreadMetadata;
  *       task restoring, and no active task still replaying the writes answered before it restarted), and
  *       the table registry can be read ({@code registry}); else 503. A rebalance makes an instance briefly
  *       not ready; while the instance warms up before it first serves (a process
- *       started with {@code warm-up-seconds} above 0), {@code warm-up} is down too.</li>
+ *       started with {@code warm-up-seconds} above 0), {@code warm-up} is down too. A warm-up after ready
+ *       ({@code warm-up-after-ready-seconds}) shows as {@code warm-up}, up, saying what it does or did.</li>
  * </ul>
  * The body says which check failed and why: {@code {"status":"UP|DOWN","checks":{"broker":{"status":"UP",
  * "detail":"3 brokers"},...}}}.

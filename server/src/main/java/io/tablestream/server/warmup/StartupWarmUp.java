@@ -24,6 +24,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 import org.slf4j.Logger;
@@ -37,9 +39,12 @@ import org.slf4j.LoggerFactory;
  *
  * <p>For a bounded time, one request at a time, it sends over loopback HTTP what the official SDK
  * sends, signed with SharedKeyLite: single inserts, insert-or-replace, merges, point reads, small
- * range queries and now and then a transaction of ten inserts, over a few PartitionKeys (so in a
- * cluster some are read from other instances, forwarded as a client's reads are). They write to a
- * scratch table of this process's own (a random name), deleted at the end, in a scratch account.
+ * range queries and now and then a transaction of ten inserts (of a hundred, as bulk loaders send them,
+ * once in five), over a few PartitionKeys (so in a cluster some are read from other instances, forwarded
+ * as a client's reads are). They write to a scratch table of this process's own, deleted at the end, in
+ * a scratch account: its name is the instance's ({@code instance-id}) tag and a random end, so that a
+ * warm-up first deletes what an earlier run of the same instance left (a {@code kill -9} mid-warm-up),
+ * never another instance's running one.
  *
  * <p>The scratch account is the cluster's: its name and key are derived from the command log topic's
  * id ({@link #sharedScratchAccount}), which the cluster chose at random when it created the topic and
@@ -49,8 +54,8 @@ import org.slf4j.LoggerFactory;
  * key fails 403 as for any account (anyone who may describe the topic in Kafka can derive it, and may
  * read every table there anyway).
  *
- * <p>It is best effort: the first failed request, a request that takes too long, or the time running out
- * ends it, and the instance becomes ready either way.
+ * <p>It is best effort: the first failed request, a request that takes too long, the time running out or
+ * {@link #stop} ends it, and the instance becomes (or stays) ready either way.
  */
 public final class StartupWarmUp {
     private static final Logger LOG = LoggerFactory.getLogger(StartupWarmUp.class);
@@ -63,19 +68,31 @@ public final class StartupWarmUp {
     /** A transaction every this many rounds of a worker. */
     static final int TRANSACTION_EVERY = 10;
     static final int TRANSACTION_SIZE = 10;
+    /** Every this many transactions, one of {@link #BIG_TRANSACTION_SIZE} instead: how loaders fill a table. */
+    static final int BIG_TRANSACTION_EVERY = 5;
+    static final int BIG_TRANSACTION_SIZE = 100;
     /** How long the scratch table's creation and deletion may take beyond the warm-up's own time. */
     private static final Duration SETUP_TIMEOUT = Duration.ofSeconds(10);
     private static final SecureRandom RANDOM = new SecureRandom();
+    /** A table's name in a Query Tables answer. */
+    private static final Pattern TABLE_NAME = Pattern.compile("\"TableName\"\\s*:\\s*\"([A-Za-z0-9]+)\"");
 
     private final String account;
     private final String key;
+    /** The beginning of this instance's scratch tables' names: {@link #TABLE_PREFIX} and the instance's tag. */
+    private final String instanceTables;
     /** This process's scratch table: instances of a cluster warming up at once each use their own. */
     private final String table;
+    /** Why {@link #stop} ended the warm-up; null until then. */
+    private volatile String stopped;
 
-    private StartupWarmUp(String account, String key) {
+    private StartupWarmUp(String account, String key, String instanceId) {
         this.account = account;
         this.key = key;
-        this.table = TABLE_PREFIX + Long.toString(RANDOM.nextLong() & Long.MAX_VALUE, 36);
+        long tag = ByteBuffer.wrap(hmac("tablestream warm-up instance tag", instanceId)).getLong() & Long.MAX_VALUE;
+        this.instanceTables = TABLE_PREFIX + String.format("%8s", Long.toString(tag % 2_821_109_907_456L, 36))
+                .replace(' ', '0') + "x";
+        this.table = instanceTables + Long.toString(RANDOM.nextLong() & Long.MAX_VALUE, 36);
     }
 
     /**
@@ -84,6 +101,12 @@ public final class StartupWarmUp {
      * empty when a configured account in {@code taken} has that name.
      */
     public static Optional<StartupWarmUp> sharedScratchAccount(String commandsTopicId, Set<String> taken) {
+        return sharedScratchAccount(commandsTopicId, taken, "");
+    }
+
+    /** As {@link #sharedScratchAccount(String, Set)}, for the instance named {@code instanceId} (its tables' tag). */
+    public static Optional<StartupWarmUp> sharedScratchAccount(String commandsTopicId, Set<String> taken,
+                                                               String instanceId) {
         byte[] nameBytes = hmac(commandsTopicId, "tablestream warm-up scratch account name");
         long number = ByteBuffer.wrap(nameBytes).getLong() & Long.MAX_VALUE;
         String name = "warmup" + String.format("%13s", Long.toString(number, 36)).replace(' ', '0');
@@ -92,7 +115,7 @@ public final class StartupWarmUp {
             return Optional.empty();
         }
         return Optional.of(new StartupWarmUp(name, Base64.getEncoder().encodeToString(
-                hmac(commandsTopicId, "tablestream warm-up scratch account key"))));
+                hmac(commandsTopicId, "tablestream warm-up scratch account key")), instanceId));
     }
 
     private static byte[] hmac(String secret, String purpose) {
@@ -120,6 +143,21 @@ public final class StartupWarmUp {
         return table;
     }
 
+    /** The beginning of the names of this instance's scratch tables, this process's and earlier ones'. */
+    String instanceTables() {
+        return instanceTables;
+    }
+
+    /**
+     * Ends a running warm-up after the request it is waiting for ({@code reason} says why, in its log
+     * line), before its next one; the first reason given stays. Safe from any thread.
+     */
+    public void stop(String reason) {
+        if (stopped == null) {
+            stopped = reason;
+        }
+    }
+
     /** What a warm-up did. */
     public record Result(int writes, int reads, Duration took, String ended) {
     }
@@ -137,11 +175,15 @@ public final class StartupWarmUp {
         TableAccount scratch = TableAccount.parse("AccountName=" + account + ";AccountKey=" + key
                 + ";TableEndpoint=" + serviceRoot + "/" + account);
         try (LeanTableClient client = new LeanTableClient(scratch, TableServiceHttp.MINIMAL_METADATA)) {
-            String created = await(client.createTable(table), SETUP_TIMEOUT, 204);
-            if (created != null) {
+            deleteLeftovers(client);
+            String notBegun = stopped;
+            String created = notBegun != null ? null : await(client.createTable(table), SETUP_TIMEOUT, 204);
+            if (notBegun != null) {
+                ended = "stopped before it began: " + notBegun;
+            } else if (created != null) {
                 ended = "stopped: the scratch table was not created (" + created + ")";
             } else {
-                ended = warmUp(client, table, begin + budget.toNanos(), writes, reads);
+                ended = warmUp(client, begin + budget.toNanos(), writes, reads);
                 String deleted = await(client.deleteRaw("Tables('" + table + "')"), SETUP_TIMEOUT, 204);
                 if (deleted != null) {
                     ended += "; the scratch table was not deleted (" + deleted + ")";
@@ -158,14 +200,37 @@ public final class StartupWarmUp {
     }
 
     /**
-     * Rounds one request at a time until {@code deadline} (nanoTime) or the first failure; why they
-     * ended. One at a time, as a sequential client sends them: load with many requests in flight
-     * did not make a young server's sequential writes faster (docs/performance.md).
+     * Deletes the scratch tables an earlier run of this instance left (one ended by {@code kill -9}
+     * while it warmed up): those whose names begin with this instance's tag. Best effort.
      */
-    private static String warmUp(LeanTableClient client, String table, long deadline, AtomicInteger writes,
-                                 AtomicInteger reads) {
+    private void deleteLeftovers(LeanTableClient client) {
+        LeanTableClient.Answer tables = answer(client.getRaw("Tables"), SETUP_TIMEOUT);
+        if (tables == null || tables.status() != 200) {
+            return;
+        }
+        Matcher names = TABLE_NAME.matcher(tables.body());
+        while (names.find()) {
+            String leftover = names.group(1);
+            if (leftover.startsWith(instanceTables)) {
+                String deleted = await(client.deleteRaw("Tables('" + leftover + "')"), SETUP_TIMEOUT, 204);
+                LOG.info("Warm-up: deleted {}, a scratch table an earlier run of this instance left{}", leftover,
+                        deleted == null ? "" : " (" + deleted + ")");
+            }
+        }
+    }
+
+    /**
+     * Rounds one request at a time until {@code deadline} (nanoTime), the first failure or {@link #stop};
+     * why they ended. One at a time, as a sequential client sends them: load with many requests in
+     * flight did not make a young server's sequential writes faster (docs/performance.md).
+     */
+    private String warmUp(LeanTableClient client, long deadline, AtomicInteger writes, AtomicInteger reads) {
         for (int round = 0; System.nanoTime() < deadline; round++) {
-            String failed = round(client, table, PARTITION + round % PARTITION_KEYS, round, deadline, writes, reads);
+            String failed = stopped != null ? null
+                    : round(client, PARTITION + round % PARTITION_KEYS, round, deadline, writes, reads);
+            if (stopped != null) {
+                return "stopped: " + stopped;
+            }
             if (failed != null) {
                 return "stopped early: " + failed;
             }
@@ -176,42 +241,48 @@ public final class StartupWarmUp {
         return "its time was up";
     }
 
-    /** One round on {@code partition}: null when every answer was the expected one, else what failed. */
-    private static String round(LeanTableClient client, String table, String partition, int round, long deadline,
-                                AtomicInteger writes, AtomicInteger reads) {
+    /**
+     * One round on {@code partition}: null when every answer was the expected one (or {@link #stop}
+     * came between two requests), else what failed.
+     */
+    private String round(LeanTableClient client, String partition, int round, long deadline,
+                         AtomicInteger writes, AtomicInteger reads) {
         Duration left = Duration.ofNanos(Math.max(0, deadline - System.nanoTime())).plusSeconds(5);
         String rowKey = String.format("%08d", round);
         Map<String, Object> entity = entity(round);
         String failed = await(client.insert(table, partition, rowKey, entity, false), left, 204);
-        if (failed == null) {
+        if (failed == null && stopped == null) {
             writes.incrementAndGet();
             entity.put("Count", round + 1);
             failed = await(client.upsert(table, partition, rowKey, entity), left, 204);
         }
-        if (failed == null) {
+        if (failed == null && stopped == null) {
             writes.incrementAndGet();
             failed = await(client.merge(table, partition, rowKey, "*", Map.of("Note", "merged " + round)), left, 204);
         }
-        if (failed == null) {
+        if (failed == null && stopped == null) {
             writes.incrementAndGet();
             failed = await(client.get(table, partition, rowKey), left, 200);
         }
-        if (failed == null) {
+        if (failed == null && stopped == null) {
             reads.incrementAndGet();
             failed = await(client.query(table, "PartitionKey eq '" + partition + "' and RowKey ge '"
                     + String.format("%08d", Math.max(0, round - 5)) + "' and RowKey le '" + rowKey + "'"), left, 200);
         }
-        if (failed == null) {
+        if (failed == null && stopped == null) {
             reads.incrementAndGet();
             if (round % TRANSACTION_EVERY == TRANSACTION_EVERY - 1) {
+                int transaction = round / TRANSACTION_EVERY;
+                int size = transaction % BIG_TRANSACTION_EVERY == BIG_TRANSACTION_EVERY - 1
+                        ? BIG_TRANSACTION_SIZE : TRANSACTION_SIZE;
                 List<BatchOperation> inserts = new ArrayList<>();
-                for (int i = 0; i < TRANSACTION_SIZE; i++) {
+                for (int i = 0; i < size; i++) {
                     inserts.add(BatchOperation.insert(rowKey + "-" + i, entity(round)));
                 }
                 failed = await(client.batch(table, partition + "-t", inserts), left,
                         b -> b.succeeded() ? null : "a transaction answered " + b.status());
                 if (failed == null) {
-                    writes.addAndGet(TRANSACTION_SIZE);
+                    writes.addAndGet(size);
                 }
             }
         }
@@ -228,6 +299,19 @@ public final class StartupWarmUp {
         p.put("Active", round % 2 == 0);
         p.put("Created", OffsetDateTime.of(2026, 1, 1, 0, 0, round % 60, 0, ZoneOffset.UTC));
         return p;
+    }
+
+    /** The answer, if it came within {@code timeout}; else null. */
+    private static LeanTableClient.Answer answer(CompletableFuture<LeanTableClient.Answer> answer, Duration timeout) {
+        try {
+            return answer.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException | ExecutionException e) {
+            answer.cancel(true);
+            return null;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return null;
+        }
     }
 
     /** Null when {@code answer} came within {@code timeout} with {@code status}, else what happened. */

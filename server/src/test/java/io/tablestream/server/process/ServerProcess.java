@@ -390,8 +390,10 @@ public final class ServerProcess implements AutoCloseable {
             builder.environment().keySet().removeIf(k -> k.startsWith("TABLESTREAM_")
                     || k.equals("KAFKA_BOOTSTRAP_SERVERS"));
             builder.environment().putAll(environment);
-            // no warm-up before ready unless a test asks for one: it would add its seconds to every start
+            // no warm-up before ready unless a test asks for one: it would add its seconds to every start; none
+            // after ready either: it would share the child's first seconds with the test's own requests
             builder.environment().putIfAbsent(ServerSettings.WARM_UP_SECONDS.environmentVariable(), "0");
+            builder.environment().putIfAbsent(ServerSettings.WARM_UP_AFTER_READY_SECONDS.environmentVariable(), "0");
             try {
                 Files.createDirectories(dataDir);
                 Files.createDirectories(tmp);

@@ -30,6 +30,37 @@ class StartupWarmUpTest {
     }
 
     @Test
+    void anInstancesScratchTablesBeginWithItsOwnTag() {
+        StartupWarmUp one = StartupWarmUp.sharedScratchAccount("Ah1dPzS6R9uQ0mJXG3yKzA", Set.of(), "node-1").orElseThrow();
+        StartupWarmUp again = StartupWarmUp.sharedScratchAccount("Ah1dPzS6R9uQ0mJXG3yKzA", Set.of(), "node-1").orElseThrow();
+        StartupWarmUp other = StartupWarmUp.sharedScratchAccount("Ah1dPzS6R9uQ0mJXG3yKzA", Set.of(), "node-2").orElseThrow();
+
+        assertThat(one.instanceTables()).matches("WarmUp[a-z0-9]{8}x").isEqualTo(again.instanceTables())
+                .isNotEqualTo(other.instanceTables());
+        assertThat(one.table()).startsWith(one.instanceTables()).isNotEqualTo(again.table()).hasSizeLessThan(64);
+        assertThat(again.table()).startsWith(one.instanceTables());
+        assertThat(other.table()).doesNotStartWith(one.instanceTables());
+    }
+
+    @Test
+    void aWarmUpStoppedBeforeItBeganSendsNoWrite() throws IOException {
+        StartupWarmUp warmUp = StartupWarmUp.sharedScratchAccount("Ah1dPzS6R9uQ0mJXG3yKzA", Set.of()).orElseThrow();
+        warmUp.stop("a client's first request (account devstoreaccount1)");
+        warmUp.stop("the instance stops");
+
+        StartupWarmUp.Result result = warmUp.run("http://127.0.0.1:" + closedPort(), Duration.ofSeconds(30));
+
+        assertThat(result.writes()).isZero();
+        assertThat(result.ended()).isEqualTo("stopped before it began: a client's first request (account devstoreaccount1)");
+    }
+
+    private static int closedPort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+
+    @Test
     void endsAtOnceWhenNothingAnswers() throws IOException {
         int closed;
         try (ServerSocket socket = new ServerSocket(0)) {
