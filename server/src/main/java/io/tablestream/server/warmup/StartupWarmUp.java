@@ -204,18 +204,26 @@ public final class StartupWarmUp {
      * while it warmed up): those whose names begin with this instance's tag. Best effort.
      */
     private void deleteLeftovers(LeanTableClient client) {
-        LeanTableClient.Answer tables = answer(client.getRaw("Tables"), SETUP_TIMEOUT);
-        if (tables == null || tables.status() != 200) {
-            return;
-        }
-        Matcher names = TABLE_NAME.matcher(tables.body());
-        while (names.find()) {
-            String leftover = names.group(1);
-            if (leftover.startsWith(instanceTables)) {
-                String deleted = await(client.deleteRaw("Tables('" + leftover + "')"), SETUP_TIMEOUT, 204);
-                LOG.info("Warm-up: deleted {}, a scratch table an earlier run of this instance left{}", leftover,
-                        deleted == null ? "" : " (" + deleted + ")");
+        List<String> leftovers = new ArrayList<>();
+        String failed = await(client.getRaw("Tables"), SETUP_TIMEOUT, tables -> {
+            if (tables.status() != 200) {
+                return "answered " + tables.status();
             }
+            Matcher names = TABLE_NAME.matcher(tables.body());
+            while (names.find()) {
+                if (names.group(1).startsWith(instanceTables)) {
+                    leftovers.add(names.group(1));
+                }
+            }
+            return null;
+        });
+        if (failed != null) {
+            LOG.info("Warm-up: this instance's earlier scratch tables were not looked for: the list of tables {}", failed);
+        }
+        for (String leftover : leftovers) {
+            String deleted = await(client.deleteRaw("Tables('" + leftover + "')"), SETUP_TIMEOUT, 204);
+            LOG.info("Warm-up: deleted {}, a scratch table an earlier run of this instance left{}", leftover,
+                    deleted == null ? "" : " (" + deleted + ")");
         }
     }
 
@@ -299,19 +307,6 @@ public final class StartupWarmUp {
         p.put("Active", round % 2 == 0);
         p.put("Created", OffsetDateTime.of(2026, 1, 1, 0, 0, round % 60, 0, ZoneOffset.UTC));
         return p;
-    }
-
-    /** The answer, if it came within {@code timeout}; else null. */
-    private static LeanTableClient.Answer answer(CompletableFuture<LeanTableClient.Answer> answer, Duration timeout) {
-        try {
-            return answer.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (TimeoutException | ExecutionException e) {
-            answer.cancel(true);
-            return null;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return null;
-        }
     }
 
     /** Null when {@code answer} came within {@code timeout} with {@code status}, else what happened. */
